@@ -1,0 +1,89 @@
+# tracebox - one plain Makefile.
+#   make            build/tracebox and the applet symlinks beside it
+#   make check      install missing packages, build, run every test
+#   make check-asan the tests again under AddressSanitizer + UBSan
+#   make fuzz       libFuzzer target for the reader (clang)
+#   make demo       convert a bundled v6 recording to v7 zstd and compare
+#   make install PREFIX=/usr/local DESTDIR=
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_FILE_OFFSET_BITS=64
+CPPFLAGS += -Ilibfmt -Iconvert -Icmds $(shell pkg-config --cflags libtraceevent 2>/dev/null)
+LDLIBS  += -lzstd -lz $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent) -lpthread -ldl
+PREFIX  ?= /usr/local
+B       ?= build
+
+APPLETS := record report split merge restore convert check-events
+
+LIB_SRC  := $(wildcard libfmt/*.c) $(wildcard convert/*.c)
+CMD_SRC  := $(wildcard cmds/*.c)
+MAIN_SRC := multicall/main.c
+UNIT_SRC := $(wildcard tests/unit/*.c)
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
+CMD_OBJ  := $(CMD_SRC:%.c=$(B)/%.o)
+MAIN_OBJ := $(MAIN_SRC:%.c=$(B)/%.o)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
+
+all: $(B)/tracebox $(APPLETS:%=$(B)/%)
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/tracebox: $(MAIN_OBJ) $(CMD_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(APPLETS:%=$(B)/%): | $(B)/tracebox
+	ln -sf tracebox $@
+
+$(B)/unit-tests: $(UNIT_OBJ) $(CMD_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcunit
+
+deps:
+	@scripts/install-deps
+
+check: deps
+	$(MAKE) all $(B)/unit-tests
+	$(B)/unit-tests
+	tests/e2e/run $(B)
+
+check-asan: deps
+	$(MAKE) B=build-asan CC=clang \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  LDFLAGS="-fsanitize=address,undefined" all build-asan/unit-tests
+	ASAN_OPTIONS=detect_leaks=1 build-asan/unit-tests
+	TRACEBOX_SANITIZED=1 tests/e2e/run build-asan
+
+FUZZ_SRC := tests/fuzz/fuzz_read.c
+fuzz: deps
+	scripts/install-deps --extra
+	$(MAKE) B=build-fuzz CC=clang \
+	  CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" \
+	  build-fuzz/libfmt.a
+	clang -O1 -g -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -o build-fuzz/fuzz_read \
+	  $(FUZZ_SRC) build-fuzz/libfmt.a $(LDLIBS)
+	mkdir -p build-fuzz/corpus && cp fixtures/*.dat build-fuzz/corpus/ 2>/dev/null || true
+	build-fuzz/fuzz_read -max_total_time=$${FUZZ_SECONDS:-60} -rss_limit_mb=512 build-fuzz/corpus
+
+$(B)/libfmt.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+demo: deps all
+	scripts/demo $(B)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/tracebox
+	install -m 755 $(B)/tracebox $(DESTDIR)$(PREFIX)/bin/tracebox
+	for a in $(APPLETS); do ln -sf ../../bin/tracebox $(DESTDIR)$(PREFIX)/libexec/tracebox/$$a; done
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	for m in doc/*.1; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
+	for m in doc/*.5; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man5/; done; true
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+.PHONY: all deps check check-asan fuzz demo install clean
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

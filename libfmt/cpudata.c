@@ -1,0 +1,280 @@
+/* cpudata.c - streaming one CPU's pages, raw or from compressed chunks. */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#define RAW_WINDOW_PAGES 64
+
+struct tdat_cpu_reader {
+	struct tdat_file *f;
+	const char *buf_name;
+	int cpu;
+	uint32_t page_size;
+	int compressed;
+
+	/* raw: file range [pos, end), read through a window */
+	uint64_t pos, end;
+
+	/* compressed: chunk walk */
+	uint32_t nchunks, chunk;
+	uint64_t chunk_off;	/* file offset of the next chunk header */
+	uint8_t *cbuf;
+	size_t ccap;
+	struct codec_ctx codec;
+
+	/* pages ready to hand out */
+	uint8_t *win;
+	size_t wcap, wlen, wpos;
+	uint64_t win_offset;	/* stream offset of win[0] */
+};
+
+static int fail_cpu(struct tdat_cpu_reader *r, uint64_t off,
+		    struct tdat_error *err, const char *what)
+{
+	return tdat_fail(err, r->f->path, off, "buffer \"%s\" CPU %d: %s",
+			 r->buf_name, r->cpu, what);
+}
+
+static int grow(uint8_t **p, size_t *cap, size_t need)
+{
+	uint8_t *n;
+
+	if (need <= *cap)
+		return 0;
+	n = realloc(*p, need);
+	if (!n)
+		return -1;
+	*p = n;
+	*cap = need;
+	return 0;
+}
+
+static int open_chunks(struct tdat_cpu_reader *r, const struct tdat_cpu *c,
+		       struct tdat_error *err)
+{
+	uint8_t b[4];
+
+	if (c->size == 0)
+		return 0;	/* no data */
+	if (fio_read_at(r->f, c->offset, b, 4, "chunk count", err))
+		return -1;
+	r->nchunks = tdat_get32(r->f, b);
+	r->chunk_off = c->offset + 4;
+	if (r->nchunks > (r->f->file_size - r->chunk_off) / 8)
+		return fail_cpu(r, c->offset, err, "chunk count runs past the"
+				" end of the file");
+	codec_ctx_init(&r->codec, r->f->codec, 0);
+	return 0;
+}
+
+struct tdat_cpu_reader *tdat_cpu_open(struct tdat_file *f, int buf, int idx,
+				      struct tdat_error *err)
+{
+	const struct tdat_buffer *b = &f->buffers[buf];
+	const struct tdat_cpu *c = &b->cpus[idx];
+	struct tdat_cpu_reader *r = calloc(1, sizeof(*r));
+
+	if (!r) {
+		tdat_fail(err, f->path, c->offset, "out of memory");
+		return NULL;
+	}
+	r->f = f;
+	r->buf_name = b->name;
+	r->cpu = c->cpu;
+	r->page_size = b->page_size;
+	r->compressed = b->compressed;
+	if (r->compressed) {
+		if (open_chunks(r, c, err)) {
+			free(r);
+			return NULL;
+		}
+	} else {
+		r->pos = c->offset;
+		r->end = c->offset + c->size;
+		r->win_offset = c->offset;
+		if (r->end < r->pos) {
+			fail_cpu(r, c->offset, err, "size overflows");
+			free(r);
+			return NULL;
+		}
+	}
+	return r;
+}
+
+void tdat_cpu_close(struct tdat_cpu_reader *r)
+{
+	if (!r)
+		return;
+	codec_ctx_free(&r->codec);
+	free(r->cbuf);
+	free(r->win);
+	free(r);
+}
+
+/* Raw: fill the window with whole pages from the file. */
+static int fill_raw(struct tdat_cpu_reader *r, struct tdat_error *err)
+{
+	uint64_t left = r->end - r->pos, avail;
+	size_t n;
+
+	if (left == 0)
+		return 0;
+	avail = r->pos < r->f->file_size ? r->f->file_size - r->pos : 0;
+	n = (size_t)(left < (uint64_t)RAW_WINDOW_PAGES * r->page_size ?
+		     left : (uint64_t)RAW_WINDOW_PAGES * r->page_size);
+	if (n > avail)
+		n = (size_t)avail;
+	n -= n % r->page_size;
+	if (n == 0) {
+		if (left < r->page_size && left <= avail)
+			return fail_cpu(r, r->pos, err, "data ends with a"
+					" partial page");
+		return tdat_fail(err, r->f->path, r->pos, "buffer \"%s\" CPU"
+				 " %d: data runs past the end of the file"
+				 " (%llu bytes missing; truncated?)",
+				 r->buf_name, r->cpu,
+				 (unsigned long long)(left - avail));
+	}
+	if (grow(&r->win, &r->wcap, n) ||
+	    fio_read_at(r->f, r->pos, r->win, n, "trace data", err))
+		return -1;
+	r->win_offset = r->pos;
+	r->pos += n;
+	r->wlen = n;
+	r->wpos = 0;
+	return 1;
+}
+
+/* The next chunk header: 1 with sizes, 0 at the end, -1 on error. */
+static int chunk_header(struct tdat_cpu_reader *r, uint32_t *csize,
+			uint32_t *usize, struct tdat_error *err)
+{
+	uint8_t h[8];
+
+	if (r->chunk >= r->nchunks)
+		return 0;
+	if (fio_read_at(r->f, r->chunk_off, h, 8, "chunk header", err))
+		return -1;
+	*csize = tdat_get32(r->f, h);
+	*usize = tdat_get32(r->f, h + 4);
+	if (*csize > r->f->file_size - r->chunk_off - 8)
+		return fail_cpu(r, r->chunk_off, err, "chunk runs past the end"
+				" of the file (truncated?)");
+	if (*usize > TDAT_MAX_CHUNK || *usize % r->page_size)
+		return fail_cpu(r, r->chunk_off, err, "chunk claims an"
+				" implausible uncompressed size");
+	return 1;
+}
+
+static int read_chunk_payload(struct tdat_cpu_reader *r, uint32_t csize,
+			      struct tdat_error *err)
+{
+	if (grow(&r->cbuf, &r->ccap, csize ? csize : 1))
+		return fail_cpu(r, r->chunk_off, err, "out of memory");
+	if (fio_read_at(r->f, r->chunk_off + 8, r->cbuf, csize, "chunk", err))
+		return -1;
+	return 0;
+}
+
+static int fill_compressed(struct tdat_cpu_reader *r, struct tdat_error *err)
+{
+	uint32_t csize, usize;
+	int got = chunk_header(r, &csize, &usize, err);
+
+	if (got <= 0)
+		return got;
+	if (read_chunk_payload(r, csize, err) ||
+	    grow(&r->win, &r->wcap, usize ? usize : 1))
+		return -1;
+	if (codec_decompress(&r->codec, r->cbuf, csize, r->win, usize))
+		return fail_cpu(r, r->chunk_off, err, "chunk does not"
+				" decompress");
+	r->win_offset += r->wlen;
+	r->wlen = usize;
+	r->wpos = 0;
+	r->chunk_off += 8 + (uint64_t)csize;
+	r->chunk++;
+	return 1;
+}
+
+int tdat_cpu_next_page(struct tdat_cpu_reader *r, const uint8_t **page,
+		       uint64_t *offset, struct tdat_error *err)
+{
+	while (r->wpos >= r->wlen) {
+		int got = r->compressed ? fill_compressed(r, err) :
+					  fill_raw(r, err);
+		if (got <= 0)
+			return got;
+	}
+	*page = r->win + r->wpos;
+	if (offset)
+		*offset = r->win_offset + r->wpos;
+	r->wpos += r->page_size;
+	return 1;
+}
+
+int tdat_cpu_next_chunk(struct tdat_cpu_reader *r, const uint8_t **data,
+			uint32_t *csize, uint32_t *usize,
+			struct tdat_error *err)
+{
+	int got;
+
+	if (!r->compressed)
+		return fail_cpu(r, r->pos, err, "not compressed");
+	got = chunk_header(r, csize, usize, err);
+	if (got <= 0)
+		return got;
+	if (read_chunk_payload(r, *csize, err))
+		return -1;
+	*data = r->cbuf;
+	r->chunk_off += 8 + (uint64_t)*csize;
+	r->chunk++;
+	return 1;
+}
+
+static int latency_chunks(struct tdat_cpu_reader *r, struct tdat_blob *out,
+			  struct tdat_error *err)
+{
+	size_t cap = 0;
+
+	while (r->chunk < r->nchunks) {
+		if (fill_compressed(r, err) < 0)
+			return -1;
+		if (out->len + r->wlen > TDAT_MAX_BLOB ||
+		    grow(&out->data, &cap, out->len + r->wlen))
+			return fail_cpu(r, r->chunk_off, err, "latency text is"
+					" too large");
+		memcpy(out->data + out->len, r->win, r->wlen);
+		out->len += r->wlen;
+	}
+	return 0;
+}
+
+int tdat_read_latency(struct tdat_file *f, int buf, struct tdat_blob *out,
+		      struct tdat_error *err)
+{
+	const struct tdat_buffer *b = &f->buffers[buf];
+	struct tdat_cpu c = { 0, b->latency_offset, b->latency_size };
+	struct tdat_cpu_reader r;
+	int ret;
+
+	out->data = NULL;
+	out->len = 0;
+	if (!b->compressed)
+		return fio_read_blob(f, b->latency_offset, b->latency_size, out,
+				     "latency text", err);
+	/* Chunked like CPU data, but chunks need not be whole pages. */
+	memset(&r, 0, sizeof(r));
+	r.f = f;
+	r.buf_name = b->name;
+	r.page_size = 1;
+	ret = open_chunks(&r, &c, err);
+	if (!ret)
+		ret = latency_chunks(&r, out, err);
+	codec_ctx_free(&r.codec);
+	free(r.cbuf);
+	free(r.win);
+	if (ret)
+		tdat_blob_free(out);
+	return ret;
+}

@@ -1,0 +1,93 @@
+/* endian.c - the one place where file byte order is decided. */
+#include "internal.h"
+
+uint16_t tdat_load16(int big, const void *p)
+{
+	const uint8_t *b = p;
+
+	if (big)
+		return (uint16_t)(b[0] << 8 | b[1]);
+	return (uint16_t)(b[1] << 8 | b[0]);
+}
+
+uint32_t tdat_load32(int big, const void *p)
+{
+	const uint8_t *b = p;
+
+	if (big)
+		return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+		       (uint32_t)b[2] << 8 | b[3];
+	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 |
+	       (uint32_t)b[1] << 8 | b[0];
+}
+
+uint64_t tdat_load64(int big, const void *p)
+{
+	const uint8_t *b = p;
+	uint64_t hi, lo;
+
+	if (big) {
+		hi = tdat_load32(1, b);
+		lo = tdat_load32(1, b + 4);
+	} else {
+		lo = tdat_load32(0, b);
+		hi = tdat_load32(0, b + 4);
+	}
+	return hi << 32 | lo;
+}
+
+void tdat_store16(int big, void *p, uint16_t v)
+{
+	uint8_t *b = p;
+
+	b[big ? 0 : 1] = (uint8_t)(v >> 8);
+	b[big ? 1 : 0] = (uint8_t)v;
+}
+
+void tdat_store32(int big, void *p, uint32_t v)
+{
+	uint8_t *b = p;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		b[big ? 3 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+void tdat_store64(int big, void *p, uint64_t v)
+{
+	uint8_t *b = p;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		b[big ? 7 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+uint16_t tdat_get16(const struct tdat_file *f, const void *p)
+{
+	return tdat_load16(f->big_endian, p);
+}
+
+uint32_t tdat_get32(const struct tdat_file *f, const void *p)
+{
+	return tdat_load32(f->big_endian, p);
+}
+
+uint64_t tdat_get64(const struct tdat_file *f, const void *p)
+{
+	return tdat_load64(f->big_endian, p);
+}
+
+void tdat_put16(const struct tdat_file *f, void *p, uint16_t v)
+{
+	tdat_store16(f->big_endian, p, v);
+}
+
+void tdat_put32(const struct tdat_file *f, void *p, uint32_t v)
+{
+	tdat_store32(f->big_endian, p, v);
+}
+
+void tdat_put64(const struct tdat_file *f, void *p, uint64_t v)
+{
+	tdat_store64(f->big_endian, p, v);
+}

@@ -1,0 +1,160 @@
+/*
+ * internal.h - what libfmt's files share and applets do not see:
+ * error construction, the bounds-checked byte cursor, file I/O and codecs.
+ */
+#ifndef LIBFMT_INTERNAL_H
+#define LIBFMT_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stddef.h>
+#include "tracedat.h"
+
+/* Largest metadata part or chunk we agree to hold in memory. */
+#define TDAT_MAX_BLOB   (1u << 30)
+#define TDAT_MAX_CHUNK  (256u << 20)
+#define TDAT_MAX_PAGE   (1u << 24)
+
+/* ---- error.c ---- */
+
+/* Fill err with "FILE: offset OFF: what" and return -1. */
+int tdat_fail(struct tdat_error *err, const char *file, uint64_t off,
+	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Same without an offset: "FILE: what". */
+int tdat_fail_nooff(struct tdat_error *err, const char *file,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- endian.c ---- */
+
+uint16_t tdat_load16(int big, const void *p);
+uint32_t tdat_load32(int big, const void *p);
+uint64_t tdat_load64(int big, const void *p);
+void tdat_store16(int big, void *p, uint16_t v);
+void tdat_store32(int big, void *p, uint32_t v);
+void tdat_store64(int big, void *p, uint64_t v);
+
+/* ---- cursor.c: bounds-checked decoding of bytes that came from a file ---- */
+
+struct cursor {
+	const uint8_t *p;	/* start of the range */
+	size_t len;
+	size_t pos;
+	int big;		/* byte order */
+	const char *file;	/* for errors */
+	uint64_t base;		/* file offset of p[0], for errors */
+	struct tdat_error *err;
+};
+
+void cur_init(struct cursor *c, const void *p, size_t len, int big,
+	      const char *file, uint64_t base, struct tdat_error *err);
+size_t cur_left(const struct cursor *c);
+uint64_t cur_offset(const struct cursor *c);	/* file offset of pos */
+int cur_u8(struct cursor *c, uint8_t *v, const char *what);
+int cur_u16(struct cursor *c, uint16_t *v, const char *what);
+int cur_u32(struct cursor *c, uint32_t *v, const char *what);
+int cur_u64(struct cursor *c, uint64_t *v, const char *what);
+/* n bytes in place. */
+int cur_bytes(struct cursor *c, size_t n, const uint8_t **out,
+	      const char *what);
+/* A NUL-terminated string in place (the NUL must be inside the range). */
+int cur_cstr(struct cursor *c, const char **out, const char *what);
+
+/* ---- fileio.c ---- */
+
+/* Read exactly n bytes at off of f, or fail naming what was cut. */
+int fio_read_at(const struct tdat_file *f, uint64_t off, void *buf, size_t n,
+		const char *what, struct tdat_error *err);
+/* Allocate and read n bytes at off; n is checked against the file size. */
+int fio_read_blob(const struct tdat_file *f, uint64_t off, uint64_t n,
+		  struct tdat_blob *out, const char *what,
+		  struct tdat_error *err);
+void tdat_blob_free(struct tdat_blob *b);
+int tdat_blob_dup(struct tdat_blob *dst, const void *p, size_t n);
+
+/* An output file written under a temporary name and renamed at the end. */
+struct outfile {
+	int fd;
+	char *path;		/* final name */
+	char *tmp;		/* temporary name beside it */
+	uint64_t pos;		/* current end */
+};
+
+int out_open(struct outfile *o, const char *path, struct tdat_error *err);
+int out_write(struct outfile *o, const void *p, size_t n,
+	      struct tdat_error *err);
+int out_pwrite(struct outfile *o, uint64_t off, const void *p, size_t n,
+	       struct tdat_error *err);
+/* Zero-fill (as a hole) up to the next multiple of align. */
+int out_align(struct outfile *o, uint64_t align, struct tdat_error *err);
+int out_commit(struct outfile *o, struct tdat_error *err);
+void out_abort(struct outfile *o);
+
+/* ---- codec.c ---- */
+
+/* A codec with its reusable library state (one per thread). */
+struct codec_ctx {
+	enum tdat_codec codec;
+	int level;		/* 0 = trace-cmd's default for the codec */
+	void *cctx;		/* ZSTD_CCtx, made on first use */
+	void *dctx;		/* ZSTD_DCtx, made on first use */
+};
+
+void codec_ctx_init(struct codec_ctx *x, enum tdat_codec c, int level);
+void codec_ctx_free(struct codec_ctx *x);
+size_t codec_bound(enum tdat_codec c, size_t n);
+/* Compress in into out (cap bytes); *outlen gets the size.  0 or -1. */
+int codec_compress(struct codec_ctx *x, const void *in, size_t n, void *out,
+		   size_t cap, size_t *outlen);
+/* Decompress exactly expect bytes; 0, or -1 if data is corrupt or the
+ * size does not match. */
+int codec_decompress(struct codec_ctx *x, const void *in, size_t n, void *out,
+		     size_t expect);
+
+/* ---- meta.c ---- */
+
+/* Read the six v6 parts starting at *pos into f->meta; *pos moves past. */
+int meta_read_v6_parts(struct tdat_file *f, uint64_t *pos,
+		       struct tdat_error *err);
+/* Learn commit width and page header size from the header_page text. */
+int meta_parse_header_page(struct tdat_file *f, struct tdat_error *err);
+
+/* ---- options.c ---- */
+
+/* Options of one list, decoded into f (user options appended, buffers
+ * and section offsets recorded).  v7 lists end with DONE and give next. */
+struct option_sink {
+	uint64_t meta_offset[TDAT_META_COUNT];	/* v7 section offsets, 0 = none */
+	uint64_t next;				/* v7 DONE: next options section */
+};
+int options_parse_v6(struct tdat_file *f, uint64_t *pos,
+		     struct tdat_error *err);
+int options_parse_v7(struct tdat_file *f, const uint8_t *body, size_t len,
+		     uint64_t base, struct option_sink *sink,
+		     struct tdat_error *err);
+int options_add(struct tdat_file *f, uint16_t id, uint32_t size,
+		const void *data);
+struct tdat_buffer *buffers_add(struct tdat_file *f);
+
+/* ---- sections.c (v7) ---- */
+
+struct section_header {
+	uint16_t id;
+	uint16_t flags;
+	int32_t string_id;
+	uint64_t size;
+	uint64_t offset;	/* of the header */
+};
+#define SECTION_HEADER_SIZE 16
+#define SECTION_COMPRESSED 1
+
+int section_read_header(struct tdat_file *f, uint64_t off,
+			struct section_header *h, struct tdat_error *err);
+/* The uncompressed body of a section (block-decompressed if flagged). */
+int section_read_body(struct tdat_file *f, const struct section_header *h,
+		      struct tdat_blob *out, struct tdat_error *err);
+/* Walk all sections from the end of the header: strings and extras. */
+int sections_scan(struct tdat_file *f, uint64_t first,
+		  struct tdat_error *err);
+const char *strings_lookup(const struct tdat_file *f, int32_t id);
+
+#endif

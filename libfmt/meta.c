@@ -1,0 +1,210 @@
+/* meta.c - the v6 metadata parts: finding their extent, and header_page. */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+/* A forward reader over a file region, for walking size-prefixed parts. */
+struct walker {
+	const struct tdat_file *f;
+	uint64_t pos;
+	struct tdat_error *err;
+};
+
+static int walk_u32(struct walker *w, uint32_t *v, const char *what)
+{
+	uint8_t b[4];
+
+	if (fio_read_at(w->f, w->pos, b, 4, what, w->err))
+		return -1;
+	*v = tdat_get32(w->f, b);
+	w->pos += 4;
+	return 0;
+}
+
+static int walk_u64(struct walker *w, uint64_t *v, const char *what)
+{
+	uint8_t b[8];
+
+	if (fio_read_at(w->f, w->pos, b, 8, what, w->err))
+		return -1;
+	*v = tdat_get64(w->f, b);
+	w->pos += 8;
+	return 0;
+}
+
+/* Skip n bytes that must lie inside the file. */
+static int walk_skip(struct walker *w, uint64_t n, const char *what)
+{
+	if (w->pos > w->f->file_size || n > w->f->file_size - w->pos)
+		return tdat_fail(w->err, w->f->path, w->pos,
+				 "%s: size %llu runs past the end of the file"
+				 " (%llu bytes)", what, (unsigned long long)n,
+				 (unsigned long long)w->f->file_size);
+	w->pos += n;
+	return 0;
+}
+
+static int walk_keyword(struct walker *w, const char *kw, size_t n)
+{
+	char b[16];
+
+	if (fio_read_at(w->f, w->pos, b, n, kw, w->err))
+		return -1;
+	if (memcmp(b, kw, n))
+		return tdat_fail(w->err, w->f->path, w->pos,
+				 "expected the keyword \"%s\"", kw);
+	w->pos += n;
+	return 0;
+}
+
+static int walk_cstr(struct walker *w, const char *what)
+{
+	char b[256];
+	uint64_t left = w->f->file_size - w->pos;
+	size_t n = left < sizeof(b) ? (size_t)left : sizeof(b);
+	char *nul;
+
+	if (fio_read_at(w->f, w->pos, b, n, what, w->err))
+		return -1;
+	nul = memchr(b, 0, n);
+	if (!nul)
+		return tdat_fail(w->err, w->f->path, w->pos,
+				 "%s: name is not terminated within %zu bytes",
+				 what, n);
+	w->pos += (uint64_t)(nul - b) + 1;
+	return 0;
+}
+
+/* u64-size-prefixed texts, count of them given by a u32. */
+static int walk_formats(struct walker *w, const char *what)
+{
+	uint32_t n, i;
+	uint64_t size;
+
+	if (walk_u32(w, &n, what))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (walk_u64(w, &size, what) || walk_skip(w, size, what))
+			return -1;
+	}
+	return 0;
+}
+
+static int walk_part(struct walker *w, int part)
+{
+	uint64_t n;
+	uint32_t n32, nsys, i;
+
+	switch (part) {
+	case TDAT_META_HEADERS:
+		if (walk_keyword(w, "header_page", 12) ||
+		    walk_u64(w, &n, "header_page size") ||
+		    walk_skip(w, n, "header_page") ||
+		    walk_keyword(w, "header_event", 13) ||
+		    walk_u64(w, &n, "header_event size"))
+			return -1;
+		return walk_skip(w, n, "header_event");
+	case TDAT_META_FTRACE:
+		return walk_formats(w, "ftrace formats");
+	case TDAT_META_EVENTS:
+		if (walk_u32(w, &nsys, "event systems"))
+			return -1;
+		for (i = 0; i < nsys; i++)
+			if (walk_cstr(w, "event system") ||
+			    walk_formats(w, "event formats"))
+				return -1;
+		return 0;
+	case TDAT_META_KALLSYMS:
+		if (walk_u32(w, &n32, "kallsyms size"))
+			return -1;
+		return walk_skip(w, n32, "kallsyms");
+	case TDAT_META_PRINTK:
+		if (walk_u32(w, &n32, "printk size"))
+			return -1;
+		return walk_skip(w, n32, "printk formats");
+	case TDAT_META_CMDLINES:
+		if (walk_u64(w, &n, "cmdlines size"))
+			return -1;
+		return walk_skip(w, n, "saved cmdlines");
+	}
+	return -1;
+}
+
+int meta_read_v6_parts(struct tdat_file *f, uint64_t *pos,
+		       struct tdat_error *err)
+{
+	struct walker w = { f, *pos, err };
+	int part;
+
+	for (part = 0; part < TDAT_META_V6_COUNT; part++) {
+		uint64_t start = w.pos;
+
+		if (walk_part(&w, part) ||
+		    fio_read_blob(f, start, w.pos - start, &f->meta[part],
+				  "metadata", err))
+			return -1;
+		f->meta_present[part] = 1;
+	}
+	*pos = w.pos;
+	return 0;
+}
+
+/* Value of "NAME:" after the field declaration "FIELD;" in header_page. */
+static long header_page_value(const char *text, size_t len, const char *field,
+			      const char *name)
+{
+	char *copy = malloc(len + 1);
+	char *p, *q;
+	long v = -1;
+
+	if (!copy)
+		return -1;
+	memcpy(copy, text, len);
+	copy[len] = 0;
+	p = strstr(copy, field);
+	if (p) {
+		char *eol = strchr(p, '\n');
+
+		if (eol)
+			*eol = 0;
+		q = strstr(p, name);
+		if (q)
+			v = strtol(q + strlen(name), NULL, 10);
+	}
+	free(copy);
+	return v;
+}
+
+int meta_parse_header_page(struct tdat_file *f, struct tdat_error *err)
+{
+	const struct tdat_blob *h = &f->meta[TDAT_META_HEADERS];
+	struct cursor c;
+	uint64_t n;
+	const uint8_t *text;
+	long commit, data;
+
+	f->commit_size = f->long_size == 4 ? 4 : 8;
+	f->page_header_size = 8 + f->commit_size;
+	if (!f->meta_present[TDAT_META_HEADERS])
+		return tdat_fail_nooff(err, f->path, "no header_page section");
+	cur_init(&c, h->data, h->len, f->big_endian, f->path, 0, err);
+	if (cur_bytes(&c, 12, &text, "header_page keyword") ||
+	    cur_u64(&c, &n, "header_page size") ||
+	    cur_bytes(&c, (size_t)n, &text, "header_page text"))
+		return -1;
+	if (n == 0)		/* pre-2.6.31 kernel: the long-size byte rules */
+		return 0;
+	commit = header_page_value((const char *)text, (size_t)n, "commit;",
+				   "size:");
+	data = header_page_value((const char *)text, (size_t)n, "data;",
+				 "offset:");
+	if (commit != 4 && commit != 8)
+		return tdat_fail_nooff(err, f->path,
+				       "header_page: commit size %ld is not 4"
+				       " or 8", commit);
+	f->commit_size = (int)commit;
+	f->page_header_size = 8 + (int)commit;
+	if (data > 0 && data < 64)
+		f->page_header_size = (int)data;
+	return 0;
+}

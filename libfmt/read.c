@@ -1,0 +1,413 @@
+/* read.c - opening a trace.dat: initial header, then the v6 or v7 walk. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "internal.h"
+
+static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
+				   'i', 'n', 'g' };
+
+static int read_initial_header(struct tdat_file *f, struct tdat_error *err)
+{
+	uint8_t h[18];
+
+	if (f->file_size < sizeof(h))
+		return tdat_fail(err, f->path, f->file_size, "file is too short"
+				 " (%llu bytes) for a trace.dat header",
+				 (unsigned long long)f->file_size);
+	if (fio_read_at(f, 0, h, sizeof(h), "initial header", err))
+		return -1;
+	if (memcmp(h, magic, sizeof(magic)))
+		return tdat_fail(err, f->path, 0, "not a trace.dat file (bad"
+				 " magic)");
+	if (h[11] != 0 || (h[10] != '6' && h[10] != '7'))
+		return tdat_fail(err, f->path, 10, "unsupported file version"
+				 " \"%.2s\" (tracebox reads 6 and 7)",
+				 (const char *)h + 10);
+	f->version = h[10] - '0';
+	if (h[12] > 1)
+		return tdat_fail(err, f->path, 12, "bad endian flag %u", h[12]);
+	f->big_endian = h[12];
+	f->long_size = h[13];
+	if (f->long_size != 4 && f->long_size != 8)
+		return tdat_fail(err, f->path, 13, "bad long size %u", h[13]);
+	f->page_size = tdat_get32(f, h + 14);
+	if (f->page_size < 64 || f->page_size > TDAT_MAX_PAGE)
+		return tdat_fail(err, f->path, 14, "page size %u is not usable",
+				 f->page_size);
+	return 0;
+}
+
+/* ---- v6 ---- */
+
+static int read_keyword(struct tdat_file *f, uint64_t off, char kw[10],
+			struct tdat_error *err)
+{
+	if (fio_read_at(f, off, kw, 10, "section keyword", err))
+		return -1;
+	if (!memcmp(kw, "options", 7) || !memcmp(kw, "latency", 7) ||
+	    !memcmp(kw, "flyrecord", 9))
+		return 0;
+	return tdat_fail(err, f->path, off, "unknown keyword where"
+			 " \"options\", \"latency\" or \"flyrecord\" belongs");
+}
+
+/* The clock record after a v6 CPU table: u64 length, "[name]". */
+static int read_v6_clock(struct tdat_file *f, uint64_t off,
+			 struct tdat_buffer *b, struct tdat_error *err)
+{
+	uint8_t lb[8];
+	char text[64];
+	uint64_t len;
+
+	if (fio_read_at(f, off, lb, 8, "clock record", err))
+		return -1;
+	len = tdat_get64(f, lb);
+	free(b->clock);
+	b->clock = NULL;
+	if (len >= 2 && len < sizeof(text) &&
+	    !fio_read_at(f, off + 8, text, (size_t)len, "clock", err) &&
+	    text[0] == '[' && text[len - 1] == ']') {
+		b->clock = strndup(text + 1, (size_t)len - 2);
+	} else if (len != 0) {
+		return tdat_fail(err, f->path, off, "malformed clock record"
+				 " (length %llu)", (unsigned long long)len);
+	}
+	if (!b->clock)
+		b->clock = strdup("");
+	return b->clock ? 0 : tdat_fail(err, f->path, off, "out of memory");
+}
+
+/* "flyrecord\0", CPU table, clock record: the buffer block of v6. */
+static int read_v6_flyrecord(struct tdat_file *f, struct tdat_buffer *b,
+			     uint64_t off, struct tdat_error *err)
+{
+	uint32_t n = f->cpu_count, i;
+	struct tdat_blob t;
+	char kw[10];
+
+	if (fio_read_at(f, off, kw, 10, "flyrecord keyword", err))
+		return -1;
+	if (memcmp(kw, "flyrecord", 10))
+		return tdat_fail(err, f->path, off, "buffer \"%s\": no"
+				 " \"flyrecord\" keyword here", b->name);
+	if (fio_read_blob(f, off + 10, (uint64_t)n * 16, &t, "CPU table", err))
+		return -1;
+	b->cpus = calloc(n ? n : 1, sizeof(*b->cpus));
+	if (!b->cpus) {
+		tdat_blob_free(&t);
+		return tdat_fail(err, f->path, off, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		b->cpus[i].cpu = (int)i;
+		b->cpus[i].offset = tdat_get64(f, t.data + i * 16);
+		b->cpus[i].size = tdat_get64(f, t.data + i * 16 + 8);
+	}
+	b->ncpus = (int)n;
+	b->section_offset = off;
+	tdat_blob_free(&t);
+	return read_v6_clock(f, off + 10 + (uint64_t)n * 16, b, err);
+}
+
+static int read_v6_data(struct tdat_file *f, uint64_t pos,
+			struct tdat_error *err)
+{
+	struct tdat_buffer *top, *b;
+	char kw[10];
+	int ninst = f->nbuffers, i;
+
+	if (read_keyword(f, pos, kw, err))
+		return -1;
+	/* The top buffer goes first: make room before the instances. */
+	if (!buffers_add(f))
+		return tdat_fail(err, f->path, pos, "out of memory");
+	b = f->buffers;
+	memmove(b + 1, b, (size_t)ninst * sizeof(*b));
+	top = &f->buffers[0];
+	memset(top, 0, sizeof(*top));
+	top->page_size = f->page_size;
+	if (!(top->name = strdup("")))
+		return tdat_fail(err, f->path, pos, "out of memory");
+	if (!memcmp(kw, "latency", 7)) {
+		top->latency = 1;
+		top->clock = strdup("");
+		top->latency_offset = pos + 10;
+		top->latency_size = f->file_size - (pos + 10);
+		return ninst ? tdat_fail(err, f->path, pos, "a latency file"
+					 " cannot have instances") : 0;
+	}
+	if (memcmp(kw, "flyrecord", 9))
+		return tdat_fail(err, f->path, pos, "expected \"flyrecord\"");
+	if (read_v6_flyrecord(f, top, pos, err))
+		return -1;
+	for (i = 1; i <= ninst; i++)
+		if (read_v6_flyrecord(f, &f->buffers[i],
+				      f->buffers[i].section_offset, err))
+			return -1;
+	return 0;
+}
+
+static int read_v6(struct tdat_file *f, struct tdat_error *err)
+{
+	uint64_t pos = 18;
+	uint8_t n[4];
+	char kw[10];
+
+	if (meta_read_v6_parts(f, &pos, err) ||
+	    fio_read_at(f, pos, n, 4, "CPU count", err))
+		return -1;
+	f->cpu_count = tdat_get32(f, n);
+	if (f->cpu_count > 65536)
+		return tdat_fail(err, f->path, pos, "CPU count %u is not"
+				 " plausible", f->cpu_count);
+	pos += 4;
+	if (read_keyword(f, pos, kw, err))
+		return -1;
+	if (!memcmp(kw, "options", 7)) {
+		pos += 10;
+		if (options_parse_v6(f, &pos, err))
+			return -1;
+	}
+	if (f->cpu_count > 65536)
+		return tdat_fail(err, f->path, pos, "CPUCOUNT %u is not"
+				 " plausible", f->cpu_count);
+	return read_v6_data(f, pos, err);
+}
+
+/* ---- v7 ---- */
+
+static int read_v7_header(struct tdat_file *f, uint64_t *opt_off,
+			  uint64_t *first_section, struct tdat_error *err)
+{
+	uint8_t b[80];
+	struct cursor c;
+	size_t n = sizeof(b);
+	const char *name, *ver;
+
+	if (f->file_size - 18 < n)
+		n = (size_t)(f->file_size - 18);
+	if (fio_read_at(f, 18, b, n, "compression header", err))
+		return -1;
+	cur_init(&c, b, n, f->big_endian, f->path, 18, err);
+	if (cur_cstr(&c, &name, "compression name") ||
+	    cur_cstr(&c, &ver, "compression version") ||
+	    cur_u64(&c, opt_off, "options offset"))
+		return -1;
+	if (!(f->codec_name = strdup(name)) ||
+	    !(f->codec_version = strdup(ver)))
+		return tdat_fail(err, f->path, 18, "out of memory");
+	if (tdat_codec_by_name(name, &f->codec))
+		return tdat_fail(err, f->path, 18, "unsupported compression"
+				 " \"%s\"", name);
+	*first_section = cur_offset(&c);
+	if (*opt_off == 0)
+		return tdat_fail(err, f->path, cur_offset(&c) - 8, "no options"
+				 " section (the writer did not finish)");
+	return 0;
+}
+
+static int read_options_chain(struct tdat_file *f, uint64_t off,
+			      struct option_sink *sink, struct tdat_error *err)
+{
+	uint64_t seen[1024];
+	int nseen = 0, i;
+
+	while (off) {
+		struct section_header h;
+		struct tdat_blob body;
+		int r;
+
+		for (i = 0; i < nseen; i++)
+			if (seen[i] == off)
+				return tdat_fail(err, f->path, off, "options"
+						 " sections form a loop");
+		if (nseen == (int)(sizeof(seen) / sizeof(seen[0])))
+			return tdat_fail(err, f->path, off, "too many options"
+					 " sections");
+		seen[nseen++] = off;
+		if (section_read_header(f, off, &h, err))
+			return -1;
+		if (h.id != TDAT_OPT_DONE)
+			return tdat_fail(err, f->path, off, "expected an options"
+					 " section, found section id %u", h.id);
+		if (section_read_body(f, &h, &body, err))
+			return -1;
+		r = options_parse_v7(f, body.data, body.len,
+				     off + SECTION_HEADER_SIZE, sink, err);
+		tdat_blob_free(&body);
+		if (r)
+			return -1;
+		off = sink->next;
+	}
+	return 0;
+}
+
+static int read_v7_meta(struct tdat_file *f, const struct option_sink *sink,
+			struct tdat_error *err)
+{
+	int i;
+
+	for (i = 0; i < TDAT_META_COUNT; i++) {
+		struct section_header h;
+
+		if (!sink->meta_offset[i])
+			continue;
+		if (section_read_header(f, sink->meta_offset[i], &h, err))
+			return -1;
+		if (h.id != TDAT_META_FIRST + i)
+			return tdat_fail(err, f->path, h.offset, "expected"
+					 " section %d, found %u",
+					 TDAT_META_FIRST + i, h.id);
+		if (section_read_body(f, &h, &f->meta[i], err))
+			return -1;
+		f->meta_present[i] = 1;
+	}
+	return 0;
+}
+
+static int read_v7_buffers(struct tdat_file *f, struct tdat_error *err)
+{
+	int i, top = -1;
+
+	for (i = 0; i < f->nbuffers; i++) {
+		struct tdat_buffer *b = &f->buffers[i];
+		struct section_header h;
+		uint16_t want = b->latency ? TDAT_OPT_BUFFER_TEXT :
+					     TDAT_OPT_BUFFER;
+
+		if (section_read_header(f, b->section_offset, &h, err))
+			return -1;
+		if (h.id != want)
+			return tdat_fail(err, f->path, h.offset, "buffer \"%s\":"
+					 " expected section %u, found %u",
+					 b->name, want, h.id);
+		b->compressed = h.flags & SECTION_COMPRESSED;
+		if (b->compressed && f->codec == TDAT_CODEC_NONE)
+			return tdat_fail(err, f->path, h.offset, "buffer \"%s\""
+					 " is compressed in a file without"
+					 " compression", b->name);
+		b->latency_offset = h.offset + SECTION_HEADER_SIZE;
+		b->latency_size = h.size;
+		if (!b->name[0] && top < 0)
+			top = i;
+	}
+	if (top > 0) {		/* the top buffer first */
+		struct tdat_buffer t = f->buffers[top];
+
+		memmove(f->buffers + 1, f->buffers, (size_t)top * sizeof(t));
+		f->buffers[0] = t;
+	}
+	return 0;
+}
+
+static int read_v7(struct tdat_file *f, struct tdat_error *err)
+{
+	struct option_sink sink;
+	uint64_t opt_off = 0, first = 0;
+
+	memset(&sink, 0, sizeof(sink));
+	if (read_v7_header(f, &opt_off, &first, err) ||
+	    sections_scan(f, first, err) ||
+	    read_options_chain(f, opt_off, &sink, err) ||
+	    read_v7_meta(f, &sink, err))
+		return -1;
+	return read_v7_buffers(f, err);
+}
+
+/* ---- public ---- */
+
+struct tdat_file *tdat_open(const char *path, struct tdat_error *err)
+{
+	struct tdat_file *f = calloc(1, sizeof(*f));
+	struct stat st;
+
+	if (!f || !(f->path = strdup(path))) {
+		free(f);
+		tdat_fail_nooff(err, path, "out of memory");
+		return NULL;
+	}
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0) {
+		tdat_fail_nooff(err, path, "cannot open: %s", strerror(errno));
+		goto fail;
+	}
+	if (fstat(f->fd, &st) || !S_ISREG(st.st_mode)) {
+		tdat_fail_nooff(err, path, "not a regular file");
+		goto fail;
+	}
+	f->file_size = (uint64_t)st.st_size;
+	if (read_initial_header(f, err) ||
+	    (f->version == 6 ? read_v6(f, err) : read_v7(f, err)) ||
+	    meta_parse_header_page(f, err))
+		goto fail;
+	return f;
+fail:
+	tdat_close(f);
+	return NULL;
+}
+
+void tdat_close(struct tdat_file *f)
+{
+	int i;
+
+	if (!f)
+		return;
+	if (f->fd >= 0)
+		close(f->fd);
+	for (i = 0; i < TDAT_META_COUNT; i++)
+		tdat_blob_free(&f->meta[i]);
+	for (i = 0; i < f->noptions; i++)
+		free(f->options[i].data);
+	for (i = 0; i < f->nbuffers; i++) {
+		free(f->buffers[i].name);
+		free(f->buffers[i].clock);
+		free(f->buffers[i].cpus);
+	}
+	for (i = 0; i < f->nextra; i++) {
+		free(f->extra[i].description);
+		tdat_blob_free(&f->extra[i].body);
+	}
+	free(f->options);
+	free(f->buffers);
+	free(f->extra);
+	tdat_blob_free(&f->strings);
+	free(f->codec_name);
+	free(f->codec_version);
+	free(f->path);
+	free(f);
+}
+
+uint32_t tdat_cpus(const struct tdat_file *f)
+{
+	const struct tdat_buffer *top = tdat_top_buffer(f);
+	uint32_t n = f->cpu_count;
+	int i;
+
+	if (f->version < 7 || !top)
+		return n;
+	for (i = 0; i < top->ncpus; i++)
+		if ((uint32_t)top->cpus[i].cpu + 1 > n)
+			n = (uint32_t)top->cpus[i].cpu + 1;
+	return n;
+}
+
+const struct tdat_buffer *tdat_top_buffer(const struct tdat_file *f)
+{
+	if (f->nbuffers > 0 && !f->buffers[0].name[0])
+		return &f->buffers[0];
+	return NULL;
+}
+
+const struct tdat_option *tdat_find_option(const struct tdat_file *f,
+					   uint16_t id)
+{
+	int i;
+
+	for (i = f->noptions - 1; i >= 0; i--)
+		if (f->options[i].id == id)
+			return &f->options[i];
+	return NULL;
+}

@@ -1,0 +1,300 @@
+/*
+ * tracedat.h - libfmt, the trace.dat (v6 and v7) format library.
+ *
+ * One public header for every applet.  The model is simple: tdat_open()
+ * parses all metadata of a file into a struct tdat_file (small: texts,
+ * options, the buffer table) and leaves trace data on disk.  Trace data is
+ * streamed a page (or a compressed chunk) at a time through a
+ * tdat_cpu_reader, and written through a tdat_writer, so memory stays
+ * bounded whatever the file size.
+ *
+ * Errors are values: every function that can fail returns -1 (or NULL) and
+ * fills a struct tdat_error with one line naming the file, the byte offset
+ * and what is wrong.  The library never prints, exits or aborts.
+ */
+#ifndef TRACEDAT_H
+#define TRACEDAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- errors ---------------------------------------------------------- */
+
+struct tdat_error {
+	char msg[512];		/* "FILE: offset N: what is wrong" */
+};
+
+/* ---- small value types ----------------------------------------------- */
+
+struct tdat_blob {
+	uint8_t *data;		/* owned; NULL when len == 0 */
+	size_t len;
+};
+
+enum tdat_codec {
+	TDAT_CODEC_NONE = 0,
+	TDAT_CODEC_ZLIB,
+	TDAT_CODEC_ZSTD,
+};
+
+/* Option ids (FORMAT.md section 5).  Section ids reuse them. */
+enum {
+	TDAT_OPT_DONE = 0,
+	TDAT_OPT_DATE = 1,
+	TDAT_OPT_CPUSTAT = 2,
+	TDAT_OPT_BUFFER = 3,
+	TDAT_OPT_TRACECLOCK = 4,
+	TDAT_OPT_UNAME = 5,
+	TDAT_OPT_HOOK = 6,
+	TDAT_OPT_OFFSET = 7,
+	TDAT_OPT_CPUCOUNT = 8,
+	TDAT_OPT_VERSION = 9,
+	TDAT_OPT_PROCMAPS = 10,
+	TDAT_OPT_TRACEID = 11,
+	TDAT_OPT_TIME_SHIFT = 12,
+	TDAT_OPT_GUEST = 13,
+	TDAT_OPT_TSC2NSEC = 14,
+	TDAT_OPT_STRINGS = 15,
+	TDAT_OPT_HEADER_INFO = 16,
+	TDAT_OPT_FTRACE_EVENTS = 17,
+	TDAT_OPT_EVENT_FORMATS = 18,
+	TDAT_OPT_KALLSYMS = 19,
+	TDAT_OPT_PRINTK = 20,
+	TDAT_OPT_CMDLINES = 21,
+	TDAT_OPT_BUFFER_TEXT = 22,
+	TDAT_OPT_BTF_FILE = 23,
+	TDAT_OPT_LAST_BOOT_INFO = 24,
+	TDAT_OPT_MODULES_FILE = 25,
+};
+
+/*
+ * Metadata parts.  The index is the v7 section id minus TDAT_META_FIRST.
+ * Each blob holds the uncompressed section body, which for 16..21 is
+ * byte for byte the matching v6 part (size fields included).
+ */
+enum tdat_meta {
+	TDAT_META_HEADERS = 0,	/* 16: "header_page\0" ... header_event text */
+	TDAT_META_FTRACE,	/* 17: u32 count, formats */
+	TDAT_META_EVENTS,	/* 18: u32 nsys, systems */
+	TDAT_META_KALLSYMS,	/* 19: u32 size + text */
+	TDAT_META_PRINTK,	/* 20: u32 size + text */
+	TDAT_META_CMDLINES,	/* 21: u64 size + text */
+	TDAT_META_V6_COUNT,	/* the parts v6 can hold end here */
+	TDAT_META_BTF = 7,	/* 23: raw bytes (v7 only) */
+	TDAT_META_MODULES = 9,	/* 25: raw bytes (v7 only) */
+	TDAT_META_COUNT = 10,
+};
+#define TDAT_META_FIRST 16
+
+/* A user option, kept as raw bytes in file order. */
+struct tdat_option {
+	uint16_t id;
+	uint32_t size;
+	uint8_t *data;		/* owned, size bytes */
+};
+
+/* One CPU of a buffer as the file records it. */
+struct tdat_cpu {
+	int cpu;		/* CPU id */
+	uint64_t offset;	/* absolute offset of the stream */
+	uint64_t size;		/* recorded size (v7 compressed: may be 4 short) */
+};
+
+/* A buffer: the top one (name "") or an instance. */
+struct tdat_buffer {
+	char *name;		/* "" for the top buffer */
+	char *clock;		/* clock name, no brackets; "" if unknown */
+	uint32_t page_size;
+	int latency;		/* latency text instead of CPU pages */
+	int compressed;		/* v7: section flag bit 0 */
+	uint64_t section_offset;/* v7 section header, v6 "flyrecord" keyword */
+	int ncpus;		/* entries in cpus[] */
+	struct tdat_cpu *cpus;	/* v6: dense 0..n-1 incl. empty; v7: as listed */
+	uint64_t latency_offset;/* latency text (or its chunk stream) */
+	uint64_t latency_size;
+};
+
+/* A v7 section libfmt does not interpret, kept verbatim. */
+struct tdat_extra_section {
+	uint16_t id;
+	uint16_t flags;
+	char *description;	/* from the strings table, or NULL */
+	struct tdat_blob body;	/* as stored (still compressed if flagged) */
+};
+
+struct tdat_file {
+	char *path;
+	int fd;
+	uint64_t file_size;
+
+	/* initial header */
+	int version;		/* 6 or 7 */
+	int big_endian;
+	int long_size;		/* the header byte (user space long) */
+	uint32_t page_size;
+
+	/* v7 compression */
+	enum tdat_codec codec;
+	char *codec_name;	/* as in the file: "none", "zstd", "zlib" */
+	char *codec_version;
+
+	/* learnt from header_page */
+	int commit_size;	/* width of the page commit word: 4 or 8 */
+	int page_header_size;	/* 8 + commit_size, or header_page's data offset */
+
+	struct tdat_blob meta[TDAT_META_COUNT];
+	uint8_t meta_present[TDAT_META_COUNT];
+
+	uint32_t cpu_count;	/* v6 header count; v7 CPUCOUNT; see tdat_cpus() */
+	int has_cpucount;	/* v7: a structural CPUCOUNT was present */
+
+	int noptions;		/* user options, file order */
+	struct tdat_option *options;
+
+	int nbuffers;		/* top buffer first when present */
+	struct tdat_buffer *buffers;
+
+	int nextra;		/* v7 sections of unknown id */
+	struct tdat_extra_section *extra;
+
+	struct tdat_blob strings;	/* v7: the strings table */
+};
+
+/* ---- opening and inspecting files ------------------------------------ */
+
+/* Parse all metadata.  Returns NULL and fills err on failure. */
+struct tdat_file *tdat_open(const char *path, struct tdat_error *err);
+void tdat_close(struct tdat_file *f);
+
+/* The CPU count readers show as cpus=N (v7: max of CPUCOUNT and ids+1). */
+uint32_t tdat_cpus(const struct tdat_file *f);
+
+/* The top buffer, or NULL when the file has none. */
+const struct tdat_buffer *tdat_top_buffer(const struct tdat_file *f);
+
+/* Last option with this id, or NULL. */
+const struct tdat_option *tdat_find_option(const struct tdat_file *f,
+					   uint16_t id);
+
+/* Byte-order helpers on file data (the one place byte order is decided). */
+uint16_t tdat_get16(const struct tdat_file *f, const void *p);
+uint32_t tdat_get32(const struct tdat_file *f, const void *p);
+uint64_t tdat_get64(const struct tdat_file *f, const void *p);
+void tdat_put16(const struct tdat_file *f, void *p, uint16_t v);
+void tdat_put32(const struct tdat_file *f, void *p, uint32_t v);
+void tdat_put64(const struct tdat_file *f, void *p, uint64_t v);
+
+const char *tdat_codec_name(enum tdat_codec c);
+int tdat_codec_by_name(const char *name, enum tdat_codec *c);
+/* Version string of the linked library ("" for none). */
+const char *tdat_codec_lib_version(enum tdat_codec c);
+
+/* ---- streaming trace data --------------------------------------------- */
+
+struct tdat_cpu_reader;
+
+/*
+ * Open the stream of buffers[buf].cpus[idx].  Pages come out whole
+ * (page_size bytes).  For v7 compressed data the chunk headers are
+ * walked, so the 4-byte-short sizes of trace-cmd 3.1.x are fine.
+ */
+struct tdat_cpu_reader *tdat_cpu_open(struct tdat_file *f, int buf, int idx,
+				      struct tdat_error *err);
+void tdat_cpu_close(struct tdat_cpu_reader *r);
+
+/*
+ * Next page: 1 and *page points at page_size bytes valid until the next
+ * call; 0 at the end of the stream; -1 on error (err filled).
+ * *offset is the page's file offset (uncompressed) or its byte position
+ * in the uncompressed stream (compressed).
+ */
+int tdat_cpu_next_page(struct tdat_cpu_reader *r, const uint8_t **page,
+		       uint64_t *offset, struct tdat_error *err);
+
+/*
+ * Next compressed chunk as stored, for copying without recompression:
+ * 1 with the payload, 0 at end, -1 on error.  Only for compressed
+ * streams, and not mixed with tdat_cpu_next_page on one reader.
+ */
+int tdat_cpu_next_chunk(struct tdat_cpu_reader *r, const uint8_t **data,
+			uint32_t *csize, uint32_t *usize,
+			struct tdat_error *err);
+
+/* Read a latency buffer's whole text (decompressing if needed). */
+int tdat_read_latency(struct tdat_file *f, int buf, struct tdat_blob *out,
+		      struct tdat_error *err);
+
+/* ---- events in a page -------------------------------------------------- */
+
+struct tdat_event {
+	uint64_t ts;		/* absolute, in trace clock units */
+	const uint8_t *data;	/* payload: common_type first */
+	uint32_t size;		/* payload bytes (rounded to 4) */
+	uint32_t offset;	/* item offset within the page */
+};
+
+struct tdat_page_iter {
+	const struct tdat_file *f;
+	const uint8_t *page;
+	uint32_t page_size;
+	uint32_t pos;		/* next item, from page start */
+	uint32_t end;		/* end of the commit area */
+	uint64_t ts;
+	int64_t missed;		/* -1 unknown, 0 none, N lost before page */
+};
+
+/* 0 on success, -1 if the page header is corrupt (commit > page). */
+int tdat_page_iter_init(struct tdat_page_iter *it, const struct tdat_file *f,
+			const uint8_t *page, uint32_t page_size);
+/* 1 with the next data event, 0 at the end of the page, -1 if corrupt. */
+int tdat_page_iter_next(struct tdat_page_iter *it, struct tdat_event *ev);
+
+/* ---- writing ------------------------------------------------------------ */
+
+struct tdat_write_opts {
+	int version;		/* 6 or 7 */
+	enum tdat_codec codec;	/* v7 only; v6 is never compressed */
+	int level;		/* codec level, 0 = codec default */
+	uint32_t chunk_size;	/* uncompressed bytes per chunk, 0 = 10 pages */
+	int threads;		/* compression threads, 0 = online CPUs */
+};
+
+struct tdat_writer;
+
+/*
+ * Start writing path (through a temporary name, renamed by
+ * tdat_writer_close).  Header fields, metadata, user options, extra
+ * sections and the buffer list (names, clocks, page sizes, latency flags,
+ * CPU ids) are taken from meta; trace data is then given per CPU, buffer
+ * by buffer in meta's order, CPUs in the order of meta->buffers[b].cpus.
+ * v6 output needs dense CPU ids; v6 writes an entry for every CPU below
+ * the CPU count.
+ */
+struct tdat_writer *tdat_writer_open(const char *path,
+				     const struct tdat_file *meta,
+				     const struct tdat_write_opts *o,
+				     struct tdat_error *err);
+
+int tdat_writer_begin_cpu(struct tdat_writer *w, int buf, int cpu,
+			  struct tdat_error *err);
+/* Whole pages of the buffer's page size. */
+int tdat_writer_put_pages(struct tdat_writer *w, const void *data,
+			  size_t len, struct tdat_error *err);
+/* A chunk already compressed with the output codec. */
+int tdat_writer_put_chunk(struct tdat_writer *w, const void *data,
+			  uint32_t csize, uint32_t usize,
+			  struct tdat_error *err);
+int tdat_writer_end_cpu(struct tdat_writer *w, struct tdat_error *err);
+/* A latency buffer's text, instead of CPUs. */
+int tdat_writer_put_latency(struct tdat_writer *w, int buf, const void *text,
+			    size_t len, struct tdat_error *err);
+
+/* Finish, flush and rename into place. */
+int tdat_writer_close(struct tdat_writer *w, struct tdat_error *err);
+/* Give up: remove the temporary file. */
+void tdat_writer_abort(struct tdat_writer *w);
+
+/* Effective chunk size the writer uses for a buffer (for copy decisions). */
+uint32_t tdat_writer_chunk_size(const struct tdat_writer *w, int buf);
+
+#endif

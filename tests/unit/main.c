@@ -1,0 +1,52 @@
+/* main.c - CUnit runner for libfmt's unit tests. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <CUnit/Basic.h>
+#include "units.h"
+
+const char *fixture(const char *name)
+{
+	static char buf[4][4096];
+	static int next;
+	const char *dir = getenv("FIXTURES");
+	char *out = buf[next++ % 4];
+
+	snprintf(out, sizeof(buf[0]), "%s/%s", dir ? dir : "fixtures", name);
+	return out;
+}
+
+const char *test_tmpdir(void)
+{
+	static char dir[256];
+
+	if (!dir[0]) {
+		const char *t = getenv("TMPDIR");
+
+		snprintf(dir, sizeof(dir), "%s/tracebox-unit-XXXXXX",
+			 t ? t : "/tmp");
+		if (!mkdtemp(dir)) {
+			perror("mkdtemp");
+			exit(2);
+		}
+	}
+	return dir;
+}
+
+int main(void)
+{
+	unsigned failed;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	suite_bytes();
+	suite_codec();
+	suite_read();
+	suite_pages();
+	suite_write();
+	CU_basic_set_mode(CU_BRM_NORMAL);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}

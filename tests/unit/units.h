@@ -1,0 +1,18 @@
+/* units.h - one suite-registering function per tests/unit file. */
+#ifndef UNITS_H
+#define UNITS_H
+
+#include <CUnit/CUnit.h>
+
+/* Path of a fixture: FIXTURES env or "fixtures", plus name. */
+const char *fixture(const char *name);
+/* A fresh temporary directory for this test run. */
+const char *test_tmpdir(void);
+
+void suite_bytes(void);
+void suite_codec(void);
+void suite_read(void);
+void suite_pages(void);
+void suite_write(void);
+
+#endif
