@@ -9,14 +9,14 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_FILE_OFFSET_BITS=64
-CPPFLAGS += -Ilibfmt -Iconvert -Icmds $(shell pkg-config --cflags libtraceevent 2>/dev/null)
+CPPFLAGS += -Ilibfmt -Iconvert -Ireport -Icmds $(shell pkg-config --cflags libtraceevent 2>/dev/null)
 LDLIBS  += -lzstd -lz $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent) -lpthread -ldl
 PREFIX  ?= /usr/local
 B       ?= build
 
 APPLETS := record report split merge restore convert check-events
 
-LIB_SRC  := $(wildcard libfmt/*.c) $(wildcard convert/*.c)
+LIB_SRC  := $(wildcard libfmt/*.c) $(wildcard convert/*.c) $(wildcard report/*.c)
 CMD_SRC  := $(wildcard cmds/*.c)
 MAIN_SRC := multicall/main.c
 UNIT_SRC := $(wildcard tests/unit/*.c)

@@ -176,6 +176,23 @@ const struct tdat_buffer *tdat_top_buffer(const struct tdat_file *f);
 const struct tdat_option *tdat_find_option(const struct tdat_file *f,
 					   uint16_t id);
 
+/* The text of a kallsyms, printk or cmdlines part (points into f). */
+int tdat_meta_text(const struct tdat_file *f, enum tdat_meta m,
+		   const char **text, size_t *len, struct tdat_error *err);
+/* header_page and header_event texts (point into f). */
+int tdat_header_texts(const struct tdat_file *f, const char **page,
+		      size_t *page_len, const char **event, size_t *event_len,
+		      struct tdat_error *err);
+/*
+ * Call fn for every event format text: the ftrace ones (system
+ * "ftrace") first, then each system's, in file order.  A non-zero
+ * return from fn stops the walk and is returned; -1 on a framing error.
+ */
+typedef int (*tdat_format_fn)(void *ctx, const char *system,
+			      const char *text, size_t len);
+int tdat_each_format(const struct tdat_file *f, tdat_format_fn fn, void *ctx,
+		     struct tdat_error *err);
+
 /* Byte-order helpers on file data (the one place byte order is decided). */
 uint16_t tdat_get16(const struct tdat_file *f, const void *p);
 uint32_t tdat_get32(const struct tdat_file *f, const void *p);

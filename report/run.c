@@ -1,0 +1,201 @@
+/* run.c - report's main loop: inputs, the merged stream, the lines. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+#include "print.h"
+#include "run.h"
+
+struct input {
+	struct tdat_file *f;
+	struct tep_handle *tep;
+	struct tep_plugin_list *plugins;
+	char **labels;		/* per buffer: the line prefix, or NULL */
+};
+
+static void warn_stderr(void *ctx, const char *msg)
+{
+	fprintf(stderr, "tracebox report: %s\n", msg);
+}
+
+/* The bracketed word of the TRACECLOCK option, or NULL. */
+static char *trace_clock(const struct tdat_file *f)
+{
+	const struct tdat_option *o = tdat_find_option(f, TDAT_OPT_TRACECLOCK);
+	const char *a, *b;
+
+	if (!o || !o->size)
+		return NULL;
+	a = memchr(o->data, '[', o->size);
+	if (!a)
+		return NULL;
+	b = memchr(a, ']', o->size - (size_t)(a - (const char *)o->data));
+	return b ? strndup(a + 1, (size_t)(b - a - 1)) : NULL;
+}
+
+static long long option_number(const struct tdat_file *f, uint16_t id)
+{
+	const struct tdat_option *o = tdat_find_option(f, id);
+	char buf[64];
+	size_t n;
+
+	if (!o || !o->size)
+		return 0;
+	n = o->size < sizeof(buf) - 1 ? o->size : sizeof(buf) - 1;
+	memcpy(buf, o->data, n);
+	buf[n] = 0;
+	return strtoll(buf, NULL, 0);
+}
+
+static void input_adjust(const struct report_opts *ro,
+			 const struct tdat_file *f, struct ts_adjust *a)
+{
+	const struct tdat_option *t = tdat_find_option(f, TDAT_OPT_TSC2NSEC);
+
+	memset(a, 0, sizeof(*a));
+	if (ro->raw_ts)
+		return;
+	if (!ro->nodate)
+		a->offset += option_number(f, TDAT_OPT_DATE) * 1000;
+	a->offset += option_number(f, TDAT_OPT_OFFSET);
+	a->offset += ro->ts_offset;
+	if (t && t->size >= 8) {
+		a->mult = tdat_get32(f, t->data);
+		a->shift = tdat_get32(f, t->data + 4);
+		if (a->shift > 63)
+			a->mult = 0;
+	}
+}
+
+/* Instance lines are prefixed "NAME: ", top lines with as many spaces. */
+static int make_labels(struct input *in)
+{
+	const struct tdat_file *f = in->f;
+	size_t width = 0;
+	int i;
+
+	for (i = 0; i < f->nbuffers; i++)
+		if (strlen(f->buffers[i].name) > width)
+			width = strlen(f->buffers[i].name);
+	in->labels = calloc((size_t)f->nbuffers + 1, sizeof(char *));
+	if (!in->labels)
+		return -1;
+	if (width == 0)
+		return 0;
+	for (i = 0; i < f->nbuffers; i++) {
+		const char *name = f->buffers[i].name;
+
+		in->labels[i] = malloc(width + 3);
+		if (!in->labels[i])
+			return -1;
+		if (name[0])
+			sprintf(in->labels[i], "%*s: ", (int)width, name);
+		else
+			sprintf(in->labels[i], "%*s", (int)width + 2, "");
+	}
+	return 0;
+}
+
+static void input_free(struct input *in)
+{
+	int i;
+
+	if (in->labels)
+		for (i = 0; i < in->f->nbuffers; i++)
+			free(in->labels[i]);
+	free(in->labels);
+	if (in->plugins)
+		tep_unload_plugins(in->plugins, in->tep);
+	if (in->tep)
+		tep_free(in->tep);
+	tdat_close(in->f);
+}
+
+static void print_missed(struct outbuf *o, const struct stream_cpu *c)
+{
+	if (c->missed > 0)
+		outbuf_printf(o, "CPU:%d [%lld EVENTS DROPPED]\n", c->cpu,
+			      (long long)c->missed);
+	else
+		outbuf_printf(o, "CPU:%d [EVENTS DROPPED]\n", c->cpu);
+}
+
+static void print_events(struct outbuf *o, struct stream *s,
+			 struct input *in, const struct print_opts *po)
+{
+	struct trace_seq seq;
+	struct tep_record rec;
+	struct stream_cpu *c;
+
+	trace_seq_init(&seq);
+	memset(&rec, 0, sizeof(rec));
+	while ((c = stream_peek(s))) {
+		struct input *i = &in[c->input];
+
+		if (c->missed)
+			print_missed(o, c);
+		rec.ts = c->ts;
+		rec.offset = c->page_offset + c->ev.offset;
+		rec.missed_events = c->missed;
+		rec.size = (int)c->ev.size;
+		rec.record_size = (int)c->ev.size;
+		rec.data = (void *)c->ev.data;
+		rec.cpu = c->cpu;
+		print_event(o, po, i->tep, &seq, &rec, c->ts,
+			    i->labels[c->buf]);
+		stream_advance(s, c);
+		if (o->error)
+			break;
+	}
+	trace_seq_destroy(&seq);
+}
+
+int report_run(const struct report_opts *ro)
+{
+	struct input in[1];
+	struct stream s;
+	struct outbuf o;
+	struct print_opts po;
+	struct tdat_error err;
+	char *clock;
+	int b, ret = 0;
+
+	memset(in, 0, sizeof(in));
+	memset(&s, 0, sizeof(s));
+	s.warn = warn_stderr;
+	in[0].f = tdat_open(ro->inputs[0], &err);
+	if (!in[0].f) {
+		fprintf(stderr, "tracebox report: %s\n", err.msg);
+		return 1;
+	}
+	in[0].tep = tep_from_file(in[0].f, !ro->no_plugins, &in[0].plugins,
+				  &err);
+	if (!in[0].tep || make_labels(&in[0])) {
+		fprintf(stderr, "tracebox report: %s\n", err.msg);
+		input_free(&in[0]);
+		return 1;
+	}
+	memset(&po, 0, sizeof(po));
+	clock = trace_clock(in[0].f);
+	po.time_is_ns = !clock || clock_is_time(clock) ||
+			tdat_find_option(in[0].f, TDAT_OPT_TSC2NSEC);
+	free(clock);
+	po.full_ns = ro->full_ns;
+	po.raw = ro->raw;
+	input_adjust(ro, in[0].f, &s.adjust[0]);
+	outbuf_init(&o, stdout);
+	outbuf_printf(&o, "cpus=%u\n", tdat_cpus(in[0].f));
+	for (b = 0; b < in[0].f->nbuffers; b++)
+		stream_add_buffer(&s, in[0].f, 0, b, &err);
+	print_events(&o, &s, in, &po);
+	if (outbuf_flush(&o)) {
+		fprintf(stderr, "tracebox report: write error on output\n");
+		ret = 1;
+	}
+	if (s.skipped)
+		ret = 1;
+	outbuf_free(&o);
+	stream_free(&s);
+	input_free(&in[0]);
+	return ret;
+}
