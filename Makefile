@@ -8,7 +8,8 @@
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_FILE_OFFSET_BITS=64
+# Always on, even when CFLAGS is given on the command line.
+BASE_CFLAGS := -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_FILE_OFFSET_BITS=64
 CPPFLAGS += -Ilibfmt -Iconvert -Ireport -Icmds $(shell pkg-config --cflags libtraceevent 2>/dev/null)
 LDLIBS  += -lzstd -lz $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent) -lpthread -ldl
 PREFIX  ?= /usr/local
@@ -20,17 +21,19 @@ LIB_SRC  := $(wildcard libfmt/*.c) $(wildcard convert/*.c) $(wildcard report/*.c
 CMD_SRC  := $(wildcard cmds/*.c)
 MAIN_SRC := multicall/main.c
 UNIT_SRC := $(wildcard tests/unit/*.c)
+TOOL_SRC := $(wildcard tests/tools/*.c)
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(B)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(B)/%.o)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
+TOOLS    := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 
 all: $(B)/tracebox $(APPLETS:%=$(B)/%)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/tracebox: $(MAIN_OBJ) $(CMD_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -41,19 +44,25 @@ $(APPLETS:%=$(B)/%): | $(B)/tracebox
 $(B)/unit-tests: $(UNIT_OBJ) $(CMD_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcunit
 
+# Test tools: small programs over libfmt that the e2e tests call.
+$(B)/tools/%: $(B)/tests/tools/%.o $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 deps:
 	@scripts/install-deps
 
 check: deps
-	$(MAKE) all $(B)/unit-tests
-	$(B)/unit-tests
+	$(MAKE) all $(B)/unit-tests $(TOOLS)
+	FIXTURES=fixtures $(B)/unit-tests
 	tests/e2e/run $(B)
 
 check-asan: deps
 	$(MAKE) B=build-asan CC=clang \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	  LDFLAGS="-fsanitize=address,undefined" all build-asan/unit-tests
-	ASAN_OPTIONS=detect_leaks=1 build-asan/unit-tests
+	  LDFLAGS="-fsanitize=address,undefined" all build-asan/unit-tests \
+	  $(TOOL_SRC:tests/tools/%.c=build-asan/tools/%)
+	ASAN_OPTIONS=detect_leaks=1 FIXTURES=fixtures build-asan/unit-tests
 	TRACEBOX_SANITIZED=1 tests/e2e/run build-asan
 
 FUZZ_SRC := tests/fuzz/fuzz_read.c
@@ -87,3 +96,4 @@ clean:
 .PHONY: all deps check check-asan fuzz demo install clean
 
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+.SECONDARY:

@@ -1,0 +1,100 @@
+# lib.sh - helpers for the end-to-end tests; source "$E2E/lib.sh".
+#
+# tests/e2e/run gives each script TB (the tracebox binary), FIX (fixtures/),
+# E2E (this directory) and a fresh TMPDIR that is also the working
+# directory.  A script fails by exiting non-zero (fail does that), and
+# skips itself with skip.  TRACEBOX_SANITIZED=1 means the binary was built
+# with ASan/UBSan (slower, more memory: loosen time and memory limits).
+
+set -eu
+
+: "${TB:?run through tests/e2e/run}" "${FIX:?}" "${TMPDIR:?}"
+
+# Output of the last expect_exit.
+OUT=$TMPDIR/.out
+ERR=$TMPDIR/.err
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "skipped: $*"
+	exit 77
+}
+
+# Say what is being checked, so a failure's log shows where it was.
+step() {
+	echo "--- $*"
+}
+
+# assert_eq EXPECTED ACTUAL [WHAT]
+assert_eq() {
+	[ "$1" = "$2" ] || fail "${3:-value}: expected '$1', got '$2'"
+}
+
+assert_file_absent() {
+	[ ! -e "$1" ] || fail "$1 exists but should not"
+}
+
+# assert_grep PATTERN FILE: an extended regexp matches a line of FILE.
+assert_grep() {
+	grep -Eq -- "$1" "$2" || {
+		sed 's/^/    | /' "$2" | head -n 20 >&2
+		fail "no line of $2 matches '$1'"
+	}
+}
+
+# assert_same FILE1 FILE2: byte-identical.
+assert_same() {
+	cmp -s -- "$1" "$2" || fail "$1 and $2 differ: $(cmp -- "$1" "$2" 2>&1 | head -n 1)"
+}
+
+# assert_lines N FILE: FILE has exactly N lines.
+assert_lines() {
+	local n
+
+	n=$(wc -l <"$2")
+	[ "$n" -eq "$1" ] || {
+		sed 's/^/    | /' "$2" | head -n 20 >&2
+		fail "$2 has $n lines, expected $1"
+	}
+}
+
+# expect_exit CODES CMD [ARGS...]: run CMD with stdout in $OUT and stderr
+# in $ERR; its exit status must be one of CODES (comma-separated, e.g.
+# "0" or "1,2").  A signal or a sanitizer report always fails.
+expect_exit() {
+	local codes=$1 rc=0
+
+	shift
+	"$@" >"$OUT" 2>"$ERR" </dev/null || rc=$?
+	if grep -Eq 'Sanitizer|runtime error:' "$ERR"; then
+		sed 's/^/    | /' "$ERR" | head -n 40 >&2
+		fail "sanitizer report from: $*"
+	fi
+	case ",$codes," in
+	*",$rc,"*) return 0 ;;
+	esac
+	sed 's/^/    | /' "$ERR" | head -n 20 >&2
+	if [ $rc -gt 128 ]; then
+		fail "killed by signal $((rc - 128)) (expected exit $codes): $*"
+	fi
+	fail "exit $rc (expected $codes): $*"
+}
+
+# peak_rss_kb CMD [ARGS...]: run CMD (output discarded) and print its
+# peak resident memory in KiB; needs /usr/bin/time (package "time").
+peak_rss_kb() {
+	local f=$TMPDIR/.rss
+
+	[ -x /usr/bin/time ] || fail "/usr/bin/time missing (scripts/install-deps)"
+	/usr/bin/time -f %M -o "$f" "$@" >/dev/null 2>&1 </dev/null || true
+	tail -n 1 "$f"
+}
+
+# fixtures: every top-level fixture trace.dat, one path a line.
+fixtures() {
+	ls "$FIX"/*.dat
+}
