@@ -23,15 +23,16 @@ MAIN_SRC := multicall/main.c
 UNIT_SRC := $(wildcard tests/unit/*.c)
 TOOL_SRC := $(wildcard tests/tools/*.c)
 
-LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o)
-CMD_OBJ  := $(CMD_SRC:%.c=$(B)/%.o)
-MAIN_OBJ := $(MAIN_SRC:%.c=$(B)/%.o)
-UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
+CMD_OBJ  := $(CMD_SRC:%.c=$(B)/obj/%.o)
+MAIN_OBJ := $(MAIN_SRC:%.c=$(B)/obj/%.o)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/obj/%.o)
 TOOLS    := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 
 all: $(B)/tracebox $(APPLETS:%=$(B)/%)
 
-$(B)/%.o: %.c
+# Objects live under obj/: build/report is the applet symlink.
+$(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -45,7 +46,7 @@ $(B)/unit-tests: $(UNIT_OBJ) $(CMD_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcunit
 
 # Test tools: small programs over libfmt that the e2e tests call.
-$(B)/tools/%: $(B)/tests/tools/%.o $(LIB_OBJ)
+$(B)/tools/%: $(B)/obj/tests/tools/%.o $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -1,10 +1,13 @@
 /*
- * report.c - the report applet: print the events of trace.dat files as text.
- * Only its usage for now; the work comes with issue 3.
+ * report.c - the report applet: print the events of trace.dat files as
+ * text, as trace-cmd report does.  The work is in report/.
  */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cmds.h"
+#include "run.h"
 
 static const char usage[] =
 "usage: tracebox report [OPTIONS] [-i FILE]...\n"
@@ -41,18 +44,95 @@ static const char usage[] =
 "Exit status: 0 ok, 1 when a page or chunk had to be skipped or the file\n"
 "cannot be read, 2 on usage errors.\n"
 "\n"
-"This applet is not implemented yet.\n";
+"Implemented so far: -i (one file), -R, -t, -N, -q, --nodate, --raw-ts,\n"
+"--ts-offset.  The other options are refused with exit status 2.\n";
+
+enum {
+	OPT_NODATE = 256,
+	OPT_RAW_TS,
+	OPT_TS_OFFSET,
+	OPT_LATER,		/* known to trace-cmd, not built yet */
+};
+
+static const struct option long_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "nodate", no_argument, NULL, OPT_NODATE },
+	{ "raw-ts", no_argument, NULL, OPT_RAW_TS },
+	{ "ts-offset", required_argument, NULL, OPT_TS_OFFSET },
+	{ "cpu", required_argument, NULL, OPT_LATER },
+	{ "stat", no_argument, NULL, OPT_LATER },
+	{ "uname", no_argument, NULL, OPT_LATER },
+	{ "version", no_argument, NULL, OPT_LATER },
+	{ "cpus", no_argument, NULL, OPT_LATER },
+	{ "first-event", no_argument, NULL, OPT_LATER },
+	{ "last-event", no_argument, NULL, OPT_LATER },
+	{ "ts2secs", required_argument, NULL, OPT_LATER },
+	{ "ts-diff", no_argument, NULL, OPT_LATER },
+	{ "json", no_argument, NULL, OPT_LATER },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int not_yet(const char *opt)
+{
+	fprintf(stderr, "tracebox report: %s is not supported yet\n", opt);
+	return 2;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	int i;
+	static const char *inputs[64];
+	struct report_opts ro;
+	char *end;
+	int c;
 
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+	memset(&ro, 0, sizeof(ro));
+	ro.inputs = inputs;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hi:RtNqF:vlEfPe", long_opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			fputs(usage, stdout);
 			return 0;
+		case 'i':
+			if (ro.ninputs == 1)
+				return not_yet("more than one -i");
+			inputs[ro.ninputs++] = optarg;
+			break;
+		case 'R': ro.raw = 1; break;
+		case 't': ro.full_ns = 1; break;
+		case 'N': ro.no_plugins = 1; break;
+		case 'q': break;	/* nothing is printed that -q hides */
+		case OPT_NODATE: ro.nodate = 1; break;
+		case OPT_RAW_TS: ro.raw_ts = 1; break;
+		case OPT_TS_OFFSET:
+			ro.ts_offset = strtoll(optarg, &end, 0);
+			if (*end || end == optarg) {
+				fprintf(stderr, "tracebox report: bad"
+					" --ts-offset '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case OPT_LATER:
+			return not_yet(argv[optind - 1]);
+		case '?':
+			fputs("Try 'tracebox report --help'.\n", stderr);
+			return 2;
+		default:
+			return not_yet(argv[optind - 1]);
 		}
 	}
-	fprintf(stderr, "tracebox report: not implemented yet\n");
-	return 2;
+	if (optind < argc) {
+		if (ro.ninputs)
+			return not_yet("more than one input");
+		inputs[ro.ninputs++] = argv[optind++];
+	}
+	if (optind < argc) {
+		fprintf(stderr, "tracebox report: unexpected argument '%s'\n",
+			argv[optind]);
+		return 2;
+	}
+	if (!ro.ninputs)
+		inputs[ro.ninputs++] = "trace.dat";
+	return report_run(&ro);
 }
