@@ -115,8 +115,14 @@ int codec_decompress(struct codec_ctx *x, const void *in, size_t n, void *out,
 /* Read the six v6 parts starting at *pos into f->meta; *pos moves past. */
 int meta_read_v6_parts(struct tdat_file *f, uint64_t *pos,
 		       struct tdat_error *err);
-/* Learn commit width and page header size from the header_page text. */
-int meta_parse_header_page(struct tdat_file *f, struct tdat_error *err);
+/* Learn commit width and page header size from the header_page text;
+ * where is the headers part's file offset, for errors. */
+int meta_parse_header_page(struct tdat_file *f, uint64_t where,
+			   struct tdat_error *err);
+/* Check the size fields inside a v7 metadata part (16..21) against its
+ * length: 0, or -1 with *bad = position in the part and *why. */
+int meta_check_part(const struct tdat_file *f, int part, size_t *bad,
+		    const char **why);
 
 /* ---- options.c ---- */
 
@@ -125,6 +131,7 @@ int meta_parse_header_page(struct tdat_file *f, struct tdat_error *err);
 struct option_sink {
 	uint64_t meta_offset[TDAT_META_COUNT];	/* v7 section offsets, 0 = none */
 	uint64_t next;				/* v7 DONE: next options section */
+	uint64_t first_options;			/* from the header, for errors */
 };
 int options_parse_v6(struct tdat_file *f, uint64_t *pos,
 		     struct tdat_error *err);
@@ -156,5 +163,28 @@ int section_read_body(struct tdat_file *f, const struct section_header *h,
 int sections_scan(struct tdat_file *f, uint64_t first,
 		  struct tdat_error *err);
 const char *strings_lookup(const struct tdat_file *f, int32_t id);
+
+/* ---- chunkpool.c: parallel chunk compression, results in order ---- */
+
+/*
+ * Gets each finished chunk in submission order.  out has 8 free bytes
+ * (for the u32 csize, u32 usize chunk header) followed by csize
+ * compressed bytes; out is NULL if compressing that chunk failed.
+ */
+typedef int (*chunk_sink_fn)(void *ctx, uint8_t *out, uint32_t csize,
+			     uint32_t usize, struct tdat_error *err);
+struct chunkpool;
+
+/* threads <= 1 compresses inline; NULL when out of memory. */
+struct chunkpool *chunkpool_new(enum tdat_codec c, int level, int threads,
+				size_t chunk_max, chunk_sink_fn sink,
+				void *sink_ctx);
+/* Input buffer (chunk_max bytes) of the next chunk; may sink old ones. */
+uint8_t *chunkpool_buffer(struct chunkpool *p, struct tdat_error *err);
+/* Queue the filled buffer (len bytes) for compression. */
+int chunkpool_submit(struct chunkpool *p, size_t len, struct tdat_error *err);
+/* Wait for every queued chunk and sink it. */
+int chunkpool_drain(struct chunkpool *p, struct tdat_error *err);
+void chunkpool_free(struct chunkpool *p);
 
 #endif

@@ -297,7 +297,8 @@ int tdat_writer_begin_cpu(struct tdat_writer *w, int buf, int cpu,
 /* Whole pages of the buffer's page size. */
 int tdat_writer_put_pages(struct tdat_writer *w, const void *data,
 			  size_t len, struct tdat_error *err);
-/* A chunk already compressed with the output codec. */
+/* A chunk already compressed with the output codec.  It is checked first
+ * (it must decompress to usize bytes of sane pages): -2 if it is not. */
 int tdat_writer_put_chunk(struct tdat_writer *w, const void *data,
 			  uint32_t csize, uint32_t usize,
 			  struct tdat_error *err);
@@ -306,12 +307,16 @@ int tdat_writer_end_cpu(struct tdat_writer *w, struct tdat_error *err);
 int tdat_writer_put_latency(struct tdat_writer *w, int buf, const void *text,
 			    size_t len, struct tdat_error *err);
 
-/* Finish, flush and rename into place. */
+/* Finish, flush and rename into place.  Frees w either way; on failure
+ * the temporary file is removed (no tdat_writer_abort needed). */
 int tdat_writer_close(struct tdat_writer *w, struct tdat_error *err);
 /* Give up: remove the temporary file. */
 void tdat_writer_abort(struct tdat_writer *w);
 
 /* Effective chunk size the writer uses for a buffer (for copy decisions). */
 uint32_t tdat_writer_chunk_size(const struct tdat_writer *w, int buf);
+/* 0 if the output cannot hold buffer buf (v6: latency instances, instances
+ * beside a latency top buffer); its data is then accepted and dropped. */
+int tdat_writer_keeps_buffer(const struct tdat_writer *w, int buf);
 
 #endif
