@@ -74,8 +74,16 @@ fuzz: deps
 	  build-fuzz/libfmt.a
 	clang -O1 -g -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -o build-fuzz/fuzz_read \
 	  $(FUZZ_SRC) build-fuzz/libfmt.a $(LDLIBS)
-	mkdir -p build-fuzz/corpus && cp fixtures/*.dat build-fuzz/corpus/ 2>/dev/null || true
-	build-fuzz/fuzz_read -max_total_time=$${FUZZ_SECONDS:-60} -rss_limit_mb=512 build-fuzz/corpus
+	# Seeds: every fixture made small (no kallsyms, 2 pages per CPU), as
+	# is and as a big-endian 32-bit-kernel variant (tests/tools/mkvariant).
+	$(MAKE) $(B)/tools/mkvariant
+	mkdir -p build-fuzz/corpus
+	for f in fixtures/*.dat; do n=$${f##*/}; \
+	  $(B)/tools/mkvariant --small $$f build-fuzz/corpus/small-$$n && \
+	  $(B)/tools/mkvariant --small --big-endian --long4 $$f \
+	    build-fuzz/corpus/small-be-long4-$$n || exit 1; done
+	build-fuzz/fuzz_read -max_total_time=$${FUZZ_SECONDS:-60} -max_len=131072 \
+	  -rss_limit_mb=512 -artifact_prefix=build-fuzz/ build-fuzz/corpus
 
 $(B)/libfmt.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^

@@ -27,6 +27,9 @@ in=$(realpath "$1")
 command -v trace-cmd >/dev/null && [ -x /usr/bin/time ] ||
 	"$root/scripts/install-deps"
 
+# Outputs go to memory (tmpfs) when there is one, so disk write-back
+# does not drown the difference between the tools.
+[ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && TMPDIR=/dev/shm
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-convert.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

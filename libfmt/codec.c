@@ -123,7 +123,9 @@ static int zstd_decompress(struct codec_ctx *x, const void *in, size_t n,
 		r = ZSTD_decompressStream(x->dctx, &ob, &ib);
 	} while (!ZSTD_isError(r) && r != 0 && ib.pos < ib.size &&
 		 ob.pos < ob.size);
-	if (ZSTD_isError(r) || ob.pos != expect)
+	/* r == 0: the frame ended; otherwise it holds more than expect
+	 * bytes, or was cut. */
+	if (ZSTD_isError(r) || r != 0 || ob.pos != expect)
 		return -1;
 	return 0;
 }

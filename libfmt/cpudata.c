@@ -56,6 +56,12 @@ static int open_chunks(struct tdat_cpu_reader *r, const struct tdat_cpu *c,
 
 	if (c->size == 0)
 		return 0;	/* no data */
+	/* The size is not used to walk chunks (3.1.x records it 4 bytes
+	 * short), but a stream claiming more than the file is truncated. */
+	if (c->offset > r->f->file_size ||
+	    c->size > r->f->file_size - c->offset)
+		return fail_cpu(r, c->offset, err, "data runs past the end of"
+				" the file (truncated?)");
 	if (fio_read_at(r->f, c->offset, b, 4, "chunk count", err))
 		return -1;
 	r->nchunks = tdat_get32(r->f, b);

@@ -2,6 +2,15 @@
 #include <stdio.h>
 #include "internal.h"
 
+/* Names and keywords quoted from a damaged file may hold any byte: keep
+ * the message on one printable line. */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 int tdat_fail(struct tdat_error *err, const char *file, uint64_t off,
 	      const char *fmt, ...)
 {
@@ -17,6 +26,7 @@ int tdat_fail(struct tdat_error *err, const char *file, uint64_t off,
 	va_start(ap, fmt);
 	vsnprintf(err->msg + n, sizeof(err->msg) - n, fmt, ap);
 	va_end(ap);
+	one_line(err->msg);
 	return -1;
 }
 
@@ -34,5 +44,6 @@ int tdat_fail_nooff(struct tdat_error *err, const char *file,
 	va_start(ap, fmt);
 	vsnprintf(err->msg + n, sizeof(err->msg) - n, fmt, ap);
 	va_end(ap);
+	one_line(err->msg);
 	return -1;
 }

@@ -161,7 +161,7 @@ int out_align(struct outfile *o, uint64_t align, struct tdat_error *err)
 int out_commit(struct outfile *o, struct tdat_error *err)
 {
 	/* The hole left by a final out_align must reach the file size. */
-	if (ftruncate(o->fd, (off_t)o->pos) || fsync(o->fd)) {
+	if (ftruncate(o->fd, (off_t)o->pos)) {
 		tdat_fail(err, o->path, o->pos, "cannot finish: %s",
 			  strerror(errno));
 		out_abort(o);

@@ -175,19 +175,21 @@ static long header_page_value(const char *text, size_t len, const char *field,
 	return v;
 }
 
-int meta_parse_header_page(struct tdat_file *f, struct tdat_error *err)
+int meta_parse_header_page(struct tdat_file *f, uint64_t where,
+			   struct tdat_error *err)
 {
 	const struct tdat_blob *h = &f->meta[TDAT_META_HEADERS];
 	struct cursor c;
 	uint64_t n;
 	const uint8_t *text;
-	long commit, data;
+	long commit, data, data_size;
 
 	f->commit_size = f->long_size == 4 ? 4 : 8;
 	f->page_header_size = 8 + f->commit_size;
 	if (!f->meta_present[TDAT_META_HEADERS])
-		return tdat_fail_nooff(err, f->path, "no header_page section");
-	cur_init(&c, h->data, h->len, f->big_endian, f->path, 0, err);
+		return tdat_fail(err, f->path, where, "no header_page section"
+				 " (no HEADER_INFO option)");
+	cur_init(&c, h->data, h->len, f->big_endian, f->path, where, err);
 	if (cur_bytes(&c, 12, &text, "header_page keyword") ||
 	    cur_u64(&c, &n, "header_page size") ||
 	    cur_bytes(&c, (size_t)n, &text, "header_page text"))
@@ -198,13 +200,127 @@ int meta_parse_header_page(struct tdat_file *f, struct tdat_error *err)
 				   "size:");
 	data = header_page_value((const char *)text, (size_t)n, "data;",
 				 "offset:");
+	data_size = header_page_value((const char *)text, (size_t)n, "data;",
+				      "size:");
 	if (commit != 4 && commit != 8)
-		return tdat_fail_nooff(err, f->path,
-				       "header_page: commit size %ld is not 4"
-				       " or 8", commit);
+		return tdat_fail(err, f->path, where, "header_page: commit size"
+				 " %ld is not 4 or 8", commit);
 	f->commit_size = (int)commit;
 	f->page_header_size = 8 + (int)commit;
 	if (data > 0 && data < 64)
 		f->page_header_size = (int)data;
+	/* Pages smaller than the kernel's sub-buffer cannot be walked. */
+	if (data > 0 && data_size > 0 &&
+	    (uint64_t)data + (uint64_t)data_size > f->page_size)
+		return tdat_fail(err, f->path, where, "page size %u is smaller"
+				 " than header_page's sub-buffer (%ld + %ld"
+				 " bytes)", f->page_size, data, data_size);
 	return 0;
+}
+
+/* ---- v7 metadata parts: the same framing, checked in memory ---- */
+
+struct span {
+	const struct tdat_file *f;
+	const uint8_t *p;
+	size_t len, pos;
+	const char *why;
+};
+
+static int span_need(struct span *s, uint64_t n, const char *what)
+{
+	if (n <= s->len - s->pos)
+		return 0;
+	s->why = what;
+	return -1;
+}
+
+static int span_size(struct span *s, int width, uint64_t *v,
+		     const char *what)
+{
+	if (span_need(s, (uint64_t)width, what))
+		return -1;
+	*v = width == 4 ? tdat_get32(s->f, s->p + s->pos) :
+			  tdat_get64(s->f, s->p + s->pos);
+	s->pos += (size_t)width;
+	return 0;
+}
+
+/* A size field, then that many bytes. */
+static int span_sized(struct span *s, int width, const char *what)
+{
+	uint64_t n;
+
+	if (span_size(s, width, &n, what) || span_need(s, n, what))
+		return -1;
+	s->pos += (size_t)n;
+	return 0;
+}
+
+static int span_formats(struct span *s, const char *what)
+{
+	uint64_t n, i;
+
+	if (span_size(s, 4, &n, what))
+		return -1;
+	for (i = 0; i < n; i++)
+		if (span_sized(s, 8, what))
+			return -1;
+	return 0;
+}
+
+static int span_part(struct span *s, int part)
+{
+	const uint8_t *nul;
+	uint64_t nsys, i;
+
+	switch (part) {
+	case TDAT_META_HEADERS:
+		if (span_need(s, 12, "header_page keyword"))
+			return -1;
+		s->pos += 12;
+		if (span_sized(s, 8, "header_page") ||
+		    span_need(s, 13, "header_event keyword"))
+			return -1;
+		s->pos += 13;
+		return span_sized(s, 8, "header_event");
+	case TDAT_META_FTRACE:
+		return span_formats(s, "ftrace formats");
+	case TDAT_META_EVENTS:
+		if (span_size(s, 4, &nsys, "event systems"))
+			return -1;
+		for (i = 0; i < nsys; i++) {
+			nul = memchr(s->p + s->pos, 0, s->len - s->pos);
+			if (!nul) {
+				s->why = "event system name";
+				return -1;
+			}
+			s->pos = (size_t)(nul - s->p) + 1;
+			if (span_formats(s, "event formats"))
+				return -1;
+		}
+		return 0;
+	case TDAT_META_KALLSYMS:
+		return span_sized(s, 4, "kallsyms");
+	case TDAT_META_PRINTK:
+		return span_sized(s, 4, "printk formats");
+	case TDAT_META_CMDLINES:
+		return span_sized(s, 8, "saved cmdlines");
+	}
+	return 0;
+}
+
+int meta_check_part(const struct tdat_file *f, int part, size_t *bad,
+		    const char **why)
+{
+	const struct tdat_blob *b = &f->meta[part];
+	struct span s = { f, b->data, b->len, 0, NULL };
+
+	if (part >= TDAT_META_V6_COUNT)
+		return 0;	/* raw bytes */
+	if (span_part(&s, part) == 0 && s.pos == s.len)
+		return 0;
+	*bad = s.pos;
+	*why = s.why ? s.why : "bytes after the last field";
+	return -1;
 }

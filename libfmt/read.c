@@ -160,6 +160,8 @@ static int read_v6(struct tdat_file *f, struct tdat_error *err)
 	    fio_read_at(f, pos, n, 4, "CPU count", err))
 		return -1;
 	f->cpu_count = tdat_get32(f, n);
+	if (meta_parse_header_page(f, 18, err))
+		return -1;
 	if (f->cpu_count > 65536)
 		return tdat_fail(err, f->path, pos, "CPU count %u is not"
 				 " plausible", f->cpu_count);
@@ -245,6 +247,26 @@ static int read_options_chain(struct tdat_file *f, uint64_t off,
 	return 0;
 }
 
+/* Size fields inside a part must agree with the section's length, or a
+ * v6 copy of it would be unreadable. */
+static int check_v7_part(struct tdat_file *f, int i,
+			 const struct section_header *h, struct tdat_error *err)
+{
+	size_t bad;
+	const char *why;
+
+	if (!meta_check_part(f, i, &bad, &why))
+		return 0;
+	if (h->flags & SECTION_COMPRESSED)
+		return tdat_fail(err, f->path, h->offset, "section %u: %s: size"
+				 " field at byte %zu of the decompressed body"
+				 " runs past its end (%zu bytes)", h->id, why,
+				 bad, f->meta[i].len);
+	return tdat_fail(err, f->path, h->offset + SECTION_HEADER_SIZE + bad,
+			 "section %u: %s: size field runs past the section's"
+			 " end (%zu bytes)", h->id, why, f->meta[i].len);
+}
+
 static int read_v7_meta(struct tdat_file *f, const struct option_sink *sink,
 			struct tdat_error *err)
 {
@@ -264,8 +286,12 @@ static int read_v7_meta(struct tdat_file *f, const struct option_sink *sink,
 		if (section_read_body(f, &h, &f->meta[i], err))
 			return -1;
 		f->meta_present[i] = 1;
+		if (check_v7_part(f, i, &h, err))
+			return -1;
 	}
-	return 0;
+	return meta_parse_header_page(f, sink->meta_offset[TDAT_META_HEADERS] ?
+				      sink->meta_offset[TDAT_META_HEADERS] :
+				      sink->first_options, err);
 }
 
 static int read_v7_buffers(struct tdat_file *f, struct tdat_error *err)
@@ -309,8 +335,10 @@ static int read_v7(struct tdat_file *f, struct tdat_error *err)
 	uint64_t opt_off = 0, first = 0;
 
 	memset(&sink, 0, sizeof(sink));
-	if (read_v7_header(f, &opt_off, &first, err) ||
-	    sections_scan(f, first, err) ||
+	if (read_v7_header(f, &opt_off, &first, err))
+		return -1;
+	sink.first_options = opt_off;
+	if (sections_scan(f, first, err) ||
 	    read_options_chain(f, opt_off, &sink, err) ||
 	    read_v7_meta(f, &sink, err))
 		return -1;
@@ -340,8 +368,7 @@ struct tdat_file *tdat_open(const char *path, struct tdat_error *err)
 	}
 	f->file_size = (uint64_t)st.st_size;
 	if (read_initial_header(f, err) ||
-	    (f->version == 6 ? read_v6(f, err) : read_v7(f, err)) ||
-	    meta_parse_header_page(f, err))
+	    (f->version == 6 ? read_v6(f, err) : read_v7(f, err)))
 		goto fail;
 	return f;
 fail:

@@ -158,8 +158,13 @@ int sections_scan(struct tdat_file *f, uint64_t first, struct tdat_error *err)
 	 * sections reached through options report truncation properly. */
 	while (pos + SECTION_HEADER_SIZE <= f->file_size &&
 	       !section_read_header(f, pos, &h, &ignored)) {
-		if (scan_one(f, &h, err))
+		if (scan_one(f, &h, err)) {
+			/* The descriptions still hold string ids: not for
+			 * tdat_close to free. */
+			for (i = 0; i < f->nextra; i++)
+				f->extra[i].description = NULL;
 			return -1;
+		}
 		pos += SECTION_HEADER_SIZE + h.size;
 	}
 	for (i = 0; i < f->nextra; i++) {
