@@ -59,12 +59,13 @@ check: deps
 	tests/e2e/run $(B)
 
 check-asan: deps
+	scripts/install-deps --extra
 	$(MAKE) B=build-asan CC=clang \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" all build-asan/unit-tests \
 	  $(TOOL_SRC:tests/tools/%.c=build-asan/tools/%)
-	ASAN_OPTIONS=detect_leaks=1 FIXTURES=fixtures build-asan/unit-tests
-	TRACEBOX_SANITIZED=1 tests/e2e/run build-asan
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp FIXTURES=fixtures build-asan/unit-tests
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp TRACEBOX_SANITIZED=1 tests/e2e/run build-asan
 
 FUZZ_SRC := tests/fuzz/fuzz_read.c
 fuzz: deps

@@ -60,6 +60,21 @@ void codec_ctx_free(struct codec_ctx *x)
 	x->dctx = NULL;
 }
 
+/*
+ * High levels would take 80+ MiB per context (8 MiB windows, huge match
+ * tables); these caps keep each under ~20 MiB so the memory target holds
+ * with a context per thread.  Levels below 10 never reach them, so the
+ * default output stays byte-identical to trace-cmd's.
+ */
+static void zstd_cap_memory(ZSTD_CCtx *cc, int level)
+{
+	if (level < 10)
+		return;
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_windowLog, 21);
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_chainLog, 21);
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_hashLog, 20);
+}
+
 /* trace-cmd's frames: level 3 by default, no content size, no checksum. */
 static int zstd_compress(struct codec_ctx *x, const void *in, size_t n,
 			 void *out, size_t cap, size_t *outlen)
@@ -73,6 +88,7 @@ static int zstd_compress(struct codec_ctx *x, const void *in, size_t n,
 		ZSTD_CCtx_setParameter(x->cctx, ZSTD_c_compressionLevel,
 				       x->level ? x->level : 3);
 		ZSTD_CCtx_setParameter(x->cctx, ZSTD_c_contentSizeFlag, 0);
+		zstd_cap_memory(x->cctx, x->level);
 	}
 	r = ZSTD_compress2(x->cctx, out, cap, in, n);
 	if (ZSTD_isError(r))
