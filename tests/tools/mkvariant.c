@@ -5,7 +5,7 @@
  * pages); only its encoding changes, and the file is written by libfmt's
  * writer (tdat_writer_*) in the input's version and codec.
  *
- * usage: mkvariant [--big-endian] [--long4] [--small] IN OUT
+ * usage: mkvariant [--big-endian] [--long4] [--small] [--unknown] IN OUT
  *
  * How the files are made, exactly:
  *
@@ -47,6 +47,12 @@
  *   Empty kallsyms and printk texts and at most 2 pages per CPU: small
  *   seeds for the fuzzer.
  *
+ * --unknown
+ *   Adds what no tool knows, to check it survives: an option with id 200
+ *   (payload "unknown option payload\0") after the file's options, and in
+ *   v7 files a section with id 40 (description "section from the future",
+ *   body 16 bytes 0x00..0x0f, uncompressed).
+ *
  * Options apply in the order long4, big-endian.
  */
 #include <stdio.h>
@@ -62,7 +68,7 @@
 #define BATCH_PAGES		16
 
 struct variant {
-	int big, long4, small;
+	int big, long4, small, unknown;
 	struct tdat_file *in;
 	struct tdat_file out;	/* what the writer is given */
 	struct tep_handle *tep;	/* event formats, for payload fields */
@@ -432,6 +438,34 @@ static void long4_header_page(struct variant *v, struct tdat_blob *b)
 	b->len = 20 + olen + restlen;
 }
 
+/* An option and (v7) a section of ids nobody defines; see --unknown. */
+static void add_unknown(struct tdat_file *o)
+{
+	static const char payload[] = "unknown option payload";
+	static struct tdat_extra_section extra;
+	struct tdat_option *opt = &o->options[o->noptions++];
+	uint8_t body[16];
+	int i;
+
+	opt->id = 200;
+	opt->size = sizeof(payload);
+	opt->data = malloc(sizeof(payload));
+	if (!opt->data)
+		die("%s", "out of memory");
+	memcpy(opt->data, payload, sizeof(payload));
+	if (o->version < 7)
+		return;
+	for (i = 0; i < 16; i++)
+		body[i] = (uint8_t)i;
+	extra.id = 40;
+	extra.flags = 0;
+	extra.description = "section from the future";
+	if (tdat_blob_dup(&extra.body, body, sizeof(body)))
+		die("%s", "out of memory");
+	o->extra = &extra;
+	o->nextra = 1;
+}
+
 /* Private copies of what changes; everything else is shared with in. */
 static void prepare(struct variant *v)
 {
@@ -463,7 +497,7 @@ static void prepare(struct variant *v)
 		o->commit_size = 4;
 		o->page_header_size = 12;
 	}
-	opts = calloc((size_t)o->noptions + 1, sizeof(*opts));
+	opts = calloc((size_t)o->noptions + 2, sizeof(*opts));
 	if (!opts)
 		die("%s", "out of memory");
 	for (i = 0; i < o->noptions; i++) {
@@ -476,6 +510,8 @@ static void prepare(struct variant *v)
 			swap_option(&opts[i]);
 	}
 	o->options = opts;
+	if (v->unknown)
+		add_unknown(o);
 	if (v->big) {
 		o->big_endian = 1;
 		for (i = 0; i < TDAT_META_COUNT; i++)
@@ -594,12 +630,14 @@ int main(int argc, char **argv)
 			v.long4 = 1;
 		else if (!strcmp(argv[i], "--small"))
 			v.small = 1;
+		else if (!strcmp(argv[i], "--unknown"))
+			v.unknown = 1;
 		else
 			die("unknown option %s", argv[i]);
 	}
 	if (argc - i != 2)
 		die("%s", "usage: mkvariant [--big-endian] [--long4] [--small]"
-		    " IN OUT");
+		    " [--unknown] IN OUT");
 	v.in = tdat_open(argv[i], &err);
 	if (!v.in)
 		die("%s", err.msg);

@@ -7,6 +7,8 @@
  * size or offsets.  The lossless tests compare these digests.
  *
  * usage: tdat-digest FILE
+ *        tdat-digest --chunks FILE   (hash of each stored compressed chunk,
+ *                                     to see whether chunks were copied)
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -55,6 +57,42 @@ static int digest_cpu(struct tdat_file *f, int b, int i)
 	return 0;
 }
 
+/* The stored (compressed) chunks of every CPU, one line each. */
+static int digest_chunks(struct tdat_file *f)
+{
+	struct tdat_error err;
+	const uint8_t *data;
+	uint32_t csize, usize;
+	int b, i, got;
+
+	for (b = 0; b < f->nbuffers; b++) {
+		if (!f->buffers[b].compressed || f->buffers[b].latency)
+			continue;
+		for (i = 0; i < f->buffers[b].ncpus; i++) {
+			struct tdat_cpu_reader *r;
+
+			if (!f->buffers[b].cpus[i].size)
+				continue;
+			r = tdat_cpu_open(f, b, i, &err);
+			if (!r)
+				goto fail;
+			while ((got = tdat_cpu_next_chunk(r, &data, &csize,
+							  &usize, &err)) > 0)
+				printf("buffer \"%s\" cpu %d chunk %u/%u %016"
+				       PRIx64 "\n", f->buffers[b].name,
+				       f->buffers[b].cpus[i].cpu, csize, usize,
+				       fnv(FNV_INIT, data, csize));
+			tdat_cpu_close(r);
+			if (got < 0)
+				goto fail;
+		}
+	}
+	return 0;
+fail:
+	fprintf(stderr, "tdat-digest: %s\n", err.msg);
+	return -1;
+}
+
 static int digest_buffer(struct tdat_file *f, int b)
 {
 	const struct tdat_buffer *buf = &f->buffers[b];
@@ -86,14 +124,21 @@ int main(int argc, char **argv)
 	struct tdat_file *f;
 	int i, ret = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: tdat-digest FILE\n");
+	int chunks = argc == 3 && !strcmp(argv[1], "--chunks");
+
+	if (argc != 2 && !chunks) {
+		fprintf(stderr, "usage: tdat-digest [--chunks] FILE\n");
 		return 2;
 	}
-	f = tdat_open(argv[1], &err);
+	f = tdat_open(argv[argc - 1], &err);
 	if (!f) {
 		fprintf(stderr, "tdat-digest: %s\n", err.msg);
 		return 1;
+	}
+	if (chunks) {
+		ret = digest_chunks(f);
+		tdat_close(f);
+		return ret ? 1 : 0;
 	}
 	printf("version %d codec %s\n", f->version,
 	       f->codec_name ? f->codec_name : "none");
