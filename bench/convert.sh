@@ -7,16 +7,19 @@
 #                     trace-cmd's v6 conversion of it, made untimed first)
 #   v7 zstd -> v6     --file-version 6 (input: FILE if it is v7 zstd,
 #                     else trace-cmd's v7 output of the first case)
-#   archive           tracebox --level 19 --chunk-size 4M from the v6 input,
+#   archive           tracebox $ARCHIVE (default --level 19
+#                     --chunk-size 16M) from the v6 input,
 #                     sized against trace-cmd's default v7 output
 # Unless CHECK=0, every tracebox output is then checked: Debian's
 # trace-cmd must report it exactly as it reports the input.
-# Environment: BUILD (default build/), RUNS, CHECK, TMPDIR.
+# Environment: BUILD (default build/), RUNS, CHECK, TMPDIR, ARCHIVE.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 tb=${BUILD:-$root/build}/tracebox
 runs=${RUNS:-5}
+# Highest zstd level, big chunks: the smallest file trace-cmd still reads.
+ARCHIVE=${ARCHIVE:---level 19 --chunk-size 16M}
 
 if [ $# -ne 1 ] || [ ! -f "$1" ]; then
 	echo "usage: bench/convert.sh FILE   (env: BUILD RUNS CHECK)" >&2
@@ -39,29 +42,41 @@ codec() { head -c 24 "$1" | tail -c +19 | tr -d '\0' | head -c 4; }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# timed OUT CMD...: run CMD RUNS times after one warm-up run; sets
-# secs (median wall seconds) and rss (largest peak RSS, KiB).
-timed() {
-	local out=$1 i t0 t1
+# once TAG CMD...: one timed run of CMD; appends its wall time (us) to
+# $tmp/TAG.times and its peak RSS (KiB) to $tmp/TAG.rss.
+once() {
+	local tag=$1 t0 t1
 
 	shift
-	rm -f "$out"
-	"$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
-	: >"$tmp/times"
-	: >"$tmp/rss"
-	for i in $(seq "$runs"); do
-		rm -f "$out"
-		t0=$(date +%s%N)
-		/usr/bin/time -f %M -a -o "$tmp/rss" "$@" >/dev/null 2>"$tmp/err" ||
-			{ cat "$tmp/err" >&2; exit 1; }
-		t1=$(date +%s%N)
-		echo $(((t1 - t0) / 1000)) >>"$tmp/times"
-	done
-	secs=$(median <"$tmp/times" | awk '{ printf "%.3f", $1 / 1e6 }')
-	rss=$(sort -n "$tmp/rss" | tail -n 1)
+	t0=$(date +%s%N)
+	/usr/bin/time -f %M -a -o "$tmp/$tag.rss" "$@" >/dev/null 2>"$tmp/err" ||
+		{ cat "$tmp/err" >&2; exit 1; }
+	t1=$(date +%s%N)
+	echo $(((t1 - t0) / 1000)) >>"$tmp/$tag.times"
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+# stats TAG: secs (median wall seconds) and rss (largest peak, KiB).
+stats() {
+	secs=$(median <"$tmp/$1.times" | awk '{ printf "%.3f", $1 / 1e6 }')
+	rss=$(sort -n "$tmp/$1.rss" | tail -n 1)
+}
+
+# pair A-OUT B-OUT: runs the commands in $A_CMD and $B_CMD alternately,
+# RUNS times each after one warm-up of each, so that a slow spell of the
+# machine hits both tools alike.
+pair() {
+	local i
+
+	rm -f "$tmp"/a.* "$tmp"/b.*
+	eval "set -- $A_CMD"; "$@" >/dev/null 2>&1 || true
+	eval "set -- $B_CMD"; "$@" >/dev/null 2>&1 || true
+	for i in $(seq "$runs"); do
+		eval "set -- $A_CMD"; once a "$@"
+		eval "set -- $B_CMD"; once b "$@"
+	done
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }'; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 size() { wc -c <"$1"; }
 
@@ -88,9 +103,11 @@ echo "input: $in ($(size "$in") bytes, v$(version "$in")), median of $runs runs"
 echo "tracebox: $tb; trace-cmd: $(trace-cmd 2>&1 | grep -m1 -o 'version [^ ]*' || true)"
 echo
 
-timed "$tmp/tc.v7" trace-cmd convert -i "$v6in" -o "$tmp/tc.v7"
-tc_s=$secs tc_r=$rss
-timed "$tmp/tb.v7" "$tb" convert -q -i "$v6in" -o "$tmp/tb.v7"
+A_CMD="trace-cmd convert -i '$v6in' -o '$tmp/tc.v7'"
+B_CMD="'$tb' convert -q -i '$v6in' -o '$tmp/tb.v7'"
+pair
+stats a; tc_s=$secs tc_r=$rss
+stats b
 compare "v6 -> v7 zstd" "$secs" "$rss" "$tmp/tb.v7" "$tc_s" "$tc_r" "$tmp/tc.v7"
 t67=$(ratio "$secs" "$tc_s") s67=$(ratio "$(size "$tmp/tb.v7")" "$(size "$tmp/tc.v7")")
 maxrss=$rss
@@ -100,16 +117,21 @@ v7in=$tmp/tc.v7
 if [ "$(version "$in")" = 7 ] && [ "$(codec "$in")" = zstd ]; then
 	v7in=$in
 fi
-timed "$tmp/tc.v6" trace-cmd convert -i "$v7in" -o "$tmp/tc.v6" --file-version 6
-tc_s=$secs tc_r=$rss
-timed "$tmp/tb.v6" "$tb" convert -q -i "$v7in" -o "$tmp/tb.v6" --file-version 6
+A_CMD="trace-cmd convert -i '$v7in' -o '$tmp/tc.v6' --file-version 6"
+B_CMD="'$tb' convert -q -i '$v7in' -o '$tmp/tb.v6' --file-version 6"
+pair
+stats a; tc_s=$secs tc_r=$rss
+stats b
 compare "v7 zstd -> v6" "$secs" "$rss" "$tmp/tb.v6" "$tc_s" "$tc_r" "$tmp/tc.v6"
 t76=$(ratio "$secs" "$tc_s")
 [ "$rss" -gt "$maxrss" ] && maxrss=$rss
 echo
 
-timed "$tmp/tb.arch" "$tb" convert -q --level 19 --chunk-size 4M \
-	-i "$v6in" -o "$tmp/tb.arch"
+# The archive setting: one run (it is slow); memory stays in budget
+# because the chunk pool uses fewer threads for big chunks.
+rm -f "$tmp"/c.*
+once c "$tb" convert -q $ARCHIVE -i "$v6in" -o "$tmp/tb.arch"
+stats c
 row "archive" tracebox "$secs" "$rss" "$(size "$tmp/tb.arch")"
 printf '%-16s %-10s %25s %12sx size of trace-cmd v7 zstd\n' "" ratio "" \
 	"$(ratio "$(size "$tmp/tb.arch")" "$(size "$tmp/tc.v7")")"

@@ -168,6 +168,23 @@ static void free_slots(struct chunkpool *p)
 	free(p->ctx);
 }
 
+/*
+ * Threads multiply buffers (two chunks in flight each) and codec contexts
+ * (~20 MiB each at the capped high zstd levels).  Use only as many as fit
+ * in POOL_MEMORY: archive settings (big chunks, high levels) then run on
+ * fewer threads, or inline, but within the memory target.
+ */
+static int threads_in_budget(int threads, int level, size_t chunk_max,
+			     size_t out_cap)
+{
+	size_t ctx = level >= 10 ? (size_t)20 << 20 : (size_t)2 << 20;
+	size_t per_thread = 2 * (chunk_max + out_cap) + ctx;
+
+	while (threads > 1 && (size_t)threads * per_thread > POOL_MEMORY)
+		threads--;
+	return threads;
+}
+
 struct chunkpool *chunkpool_new(enum tdat_codec codec, int level,
 				int threads, size_t chunk_max,
 				chunk_sink_fn sink, void *sink_ctx)
@@ -182,6 +199,7 @@ struct chunkpool *chunkpool_new(enum tdat_codec codec, int level,
 	p->out_cap = 8 + codec_bound(codec, p->chunk_max);
 	p->sink = sink;
 	p->sink_ctx = sink_ctx;
+	threads = threads_in_budget(threads, level, p->chunk_max, p->out_cap);
 	p->nthreads = threads > 1 ? threads : 0;
 	p->nctx = threads > 1 ? threads : 1;
 	size_slots(p);
