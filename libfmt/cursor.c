@@ -12,6 +12,7 @@ void cur_init(struct cursor *c, const void *p, size_t len, int big,
 	c->file = file;
 	c->base = base;
 	c->err = err;
+	c->failed = NULL;
 }
 
 size_t cur_left(const struct cursor *c)
@@ -24,13 +25,14 @@ uint64_t cur_offset(const struct cursor *c)
 	return c->base + c->pos;
 }
 
-static int cur_need(struct cursor *c, size_t n, const char *what)
+static int cur_need(struct cursor *c, uint64_t n, const char *what)
 {
 	if (n <= cur_left(c))
 		return 0;
+	c->failed = what;
 	return tdat_fail(c->err, c->file, cur_offset(c),
-			 "%s: needs %zu bytes, only %zu left", what, n,
-			 cur_left(c));
+			 "%s: needs %llu bytes, only %zu left", what,
+			 (unsigned long long)n, cur_left(c));
 }
 
 int cur_u8(struct cursor *c, uint8_t *v, const char *what)
@@ -78,13 +80,23 @@ int cur_bytes(struct cursor *c, size_t n, const uint8_t **out,
 	return 0;
 }
 
+int cur_skip(struct cursor *c, uint64_t n, const char *what)
+{
+	if (cur_need(c, n, what))
+		return -1;
+	c->pos += (size_t)n;
+	return 0;
+}
+
 int cur_cstr(struct cursor *c, const char **out, const char *what)
 {
 	const uint8_t *nul = memchr(c->p + c->pos, 0, cur_left(c));
 
-	if (!nul)
+	if (!nul) {
+		c->failed = what;
 		return tdat_fail(c->err, c->file, cur_offset(c),
 				 "%s: string is not terminated", what);
+	}
 	*out = (const char *)(c->p + c->pos);
 	c->pos = (size_t)(nul - c->p) + 1;
 	return 0;

@@ -11,22 +11,36 @@ static void one_line(char *s)
 			*s = '?';
 }
 
+/* "FILE: offset OFF: what", or "FILE: what" without has_off. */
+static void format_error(struct tdat_error *err, const char *file,
+			 int has_off, uint64_t off, const char *fmt,
+			 va_list ap)
+{
+	int n;
+
+	if (!err)
+		return;
+	if (!file)
+		file = "?";
+	if (has_off)
+		n = snprintf(err->msg, sizeof(err->msg), "%s: offset %llu: ",
+			     file, (unsigned long long)off);
+	else
+		n = snprintf(err->msg, sizeof(err->msg), "%s: ", file);
+	if (n < 0 || (size_t)n >= sizeof(err->msg))
+		return;
+	vsnprintf(err->msg + n, sizeof(err->msg) - n, fmt, ap);
+	one_line(err->msg);
+}
+
 int tdat_fail(struct tdat_error *err, const char *file, uint64_t off,
 	      const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	if (!err)
-		return -1;
-	n = snprintf(err->msg, sizeof(err->msg), "%s: offset %llu: ",
-		     file ? file : "?", (unsigned long long)off);
-	if (n < 0 || (size_t)n >= sizeof(err->msg))
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof(err->msg) - n, fmt, ap);
+	format_error(err, file, 1, off, fmt, ap);
 	va_end(ap);
-	one_line(err->msg);
 	return -1;
 }
 
@@ -34,16 +48,9 @@ int tdat_fail_nooff(struct tdat_error *err, const char *file,
 		    const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	if (!err)
-		return -1;
-	n = snprintf(err->msg, sizeof(err->msg), "%s: ", file ? file : "?");
-	if (n < 0 || (size_t)n >= sizeof(err->msg))
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof(err->msg) - n, fmt, ap);
+	format_error(err, file, 0, 0, fmt, ap);
 	va_end(ap);
-	one_line(err->msg);
 	return -1;
 }

@@ -42,7 +42,8 @@ struct cursor {
 	int big;		/* byte order */
 	const char *file;	/* for errors */
 	uint64_t base;		/* file offset of p[0], for errors */
-	struct tdat_error *err;
+	struct tdat_error *err;	/* may be NULL: see failed */
+	const char *failed;	/* the what of a read that failed, or NULL */
 };
 
 void cur_init(struct cursor *c, const void *p, size_t len, int big,
@@ -56,6 +57,8 @@ int cur_u64(struct cursor *c, uint64_t *v, const char *what);
 /* n bytes in place. */
 int cur_bytes(struct cursor *c, size_t n, const uint8_t **out,
 	      const char *what);
+/* Step over n bytes, n as large as a size field in a file can say. */
+int cur_skip(struct cursor *c, uint64_t n, const char *what);
 /* A NUL-terminated string in place (the NUL must be inside the range). */
 int cur_cstr(struct cursor *c, const char **out, const char *what);
 

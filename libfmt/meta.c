@@ -1,4 +1,5 @@
-/* meta.c - the v6 metadata parts: finding their extent, and header_page. */
+/* meta.c - framing of the metadata parts: walking the v6 parts in the file,
+ * checking a v7 part in memory; and what header_page says. */
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -220,92 +221,63 @@ int meta_parse_header_page(struct tdat_file *f, uint64_t where,
 
 /* ---- v7 metadata parts: the same framing, checked in memory ---- */
 
-struct span {
-	const struct tdat_file *f;
-	const uint8_t *p;
-	size_t len, pos;
-	const char *why;
-};
-
-static int span_need(struct span *s, uint64_t n, const char *what)
+/* A size field of width 4 or 8 bytes, then that many bytes. */
+static int check_sized(struct cursor *c, int width, const char *what)
 {
-	if (n <= s->len - s->pos)
-		return 0;
-	s->why = what;
-	return -1;
-}
-
-static int span_size(struct span *s, int width, uint64_t *v,
-		     const char *what)
-{
-	if (span_need(s, (uint64_t)width, what))
-		return -1;
-	*v = width == 4 ? tdat_get32(s->f, s->p + s->pos) :
-			  tdat_get64(s->f, s->p + s->pos);
-	s->pos += (size_t)width;
-	return 0;
-}
-
-/* A size field, then that many bytes. */
-static int span_sized(struct span *s, int width, const char *what)
-{
+	uint32_t n32;
 	uint64_t n;
 
-	if (span_size(s, width, &n, what) || span_need(s, n, what))
+	if (width == 4) {
+		if (cur_u32(c, &n32, what))
+			return -1;
+		n = n32;
+	} else if (cur_u64(c, &n, what)) {
 		return -1;
-	s->pos += (size_t)n;
-	return 0;
+	}
+	return cur_skip(c, n, what);
 }
 
-static int span_formats(struct span *s, const char *what)
+/* u64-size-prefixed texts, count of them given by a u32. */
+static int check_formats(struct cursor *c, const char *what)
 {
-	uint64_t n, i;
+	uint32_t n, i;
 
-	if (span_size(s, 4, &n, what))
+	if (cur_u32(c, &n, what))
 		return -1;
 	for (i = 0; i < n; i++)
-		if (span_sized(s, 8, what))
+		if (check_sized(c, 8, what))
 			return -1;
 	return 0;
 }
 
-static int span_part(struct span *s, int part)
+/* The framing of one part: its size fields against its length. */
+static int check_part(struct cursor *c, int part)
 {
-	const uint8_t *nul;
-	uint64_t nsys, i;
+	const char *name;
+	uint32_t nsys, i;
 
 	switch (part) {
 	case TDAT_META_HEADERS:
-		if (span_need(s, 12, "header_page keyword"))
-			return -1;
-		s->pos += 12;
-		if (span_sized(s, 8, "header_page") ||
-		    span_need(s, 13, "header_event keyword"))
-			return -1;
-		s->pos += 13;
-		return span_sized(s, 8, "header_event");
+		return cur_skip(c, 12, "header_page keyword") ||
+		       check_sized(c, 8, "header_page") ||
+		       cur_skip(c, 13, "header_event keyword") ||
+		       check_sized(c, 8, "header_event") ? -1 : 0;
 	case TDAT_META_FTRACE:
-		return span_formats(s, "ftrace formats");
+		return check_formats(c, "ftrace formats");
 	case TDAT_META_EVENTS:
-		if (span_size(s, 4, &nsys, "event systems"))
+		if (cur_u32(c, &nsys, "event systems"))
 			return -1;
-		for (i = 0; i < nsys; i++) {
-			nul = memchr(s->p + s->pos, 0, s->len - s->pos);
-			if (!nul) {
-				s->why = "event system name";
+		for (i = 0; i < nsys; i++)
+			if (cur_cstr(c, &name, "event system name") ||
+			    check_formats(c, "event formats"))
 				return -1;
-			}
-			s->pos = (size_t)(nul - s->p) + 1;
-			if (span_formats(s, "event formats"))
-				return -1;
-		}
 		return 0;
 	case TDAT_META_KALLSYMS:
-		return span_sized(s, 4, "kallsyms");
+		return check_sized(c, 4, "kallsyms");
 	case TDAT_META_PRINTK:
-		return span_sized(s, 4, "printk formats");
+		return check_sized(c, 4, "printk formats");
 	case TDAT_META_CMDLINES:
-		return span_sized(s, 8, "saved cmdlines");
+		return check_sized(c, 8, "saved cmdlines");
 	}
 	return 0;
 }
@@ -314,13 +286,15 @@ int meta_check_part(const struct tdat_file *f, int part, size_t *bad,
 		    const char **why)
 {
 	const struct tdat_blob *b = &f->meta[part];
-	struct span s = { f, b->data, b->len, 0, NULL };
+	struct cursor c;
 
 	if (part >= TDAT_META_V6_COUNT)
 		return 0;	/* raw bytes */
-	if (span_part(&s, part) == 0 && s.pos == s.len)
+	/* No tdat_error: the caller words the error, knowing the section. */
+	cur_init(&c, b->data, b->len, f->big_endian, f->path, 0, NULL);
+	if (check_part(&c, part) == 0 && cur_left(&c) == 0)
 		return 0;
-	*bad = s.pos;
-	*why = s.why ? s.why : "bytes after the last field";
+	*bad = c.pos;
+	*why = c.failed ? c.failed : "bytes after the last field";
 	return -1;
 }

@@ -1,0 +1,228 @@
+/*
+ * write_v6.c - the v6 layout (FORMAT.md 3): the metadata parts in a row,
+ * the options list, then a "flyrecord" block per buffer whose CPU table
+ * is filled in once the CPUs' data is out.  trace-cmd's own layout, so
+ * that a v6 file rewritten as v6 comes out byte for byte the same.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "writer.h"
+
+/* What v6 holds when a part is missing from meta: the empty form. */
+static int v6_empty_part(struct tdat_writer *w, int i, struct tdat_error *err)
+{
+	switch (i) {
+	case TDAT_META_HEADERS:
+		return emit(w, "header_page", 12, err) || emit64(w, 0, err) ||
+		       emit(w, "header_event", 13, err) || emit64(w, 0, err);
+	case TDAT_META_CMDLINES:
+		return emit64(w, 0, err);
+	default:
+		return emit32(w, 0, err);
+	}
+}
+
+static int v6_top_is_latency(const struct tdat_writer *w)
+{
+	const struct tdat_buffer *top = tdat_top_buffer(w->meta);
+
+	return top && top->latency;
+}
+
+int v6_keeps_buffer(const struct tdat_writer *w, int i)
+{
+	const struct tdat_buffer *b = &w->meta->buffers[i];
+
+	if (!b->name[0])
+		return i == 0;
+	return !b->latency && !v6_top_is_latency(w);
+}
+
+/* The clock name in brackets in a TRACECLOCK option, or "". */
+static void traceclock_name(const struct tdat_file *m, char *out, size_t cap)
+{
+	const struct tdat_option *o = tdat_find_option(m, TDAT_OPT_TRACECLOCK);
+	const char *p, *q;
+
+	out[0] = 0;
+	if (!o || !o->size)
+		return;
+	p = memchr(o->data, '[', o->size);
+	if (!p)
+		return;
+	q = memchr(p, ']', o->size - (size_t)(p - (const char *)o->data));
+	if (!q || (size_t)(q - p - 1) >= cap)
+		return;
+	memcpy(out, p + 1, (size_t)(q - p - 1));
+	out[q - p - 1] = 0;
+}
+
+/* A v6 BUFFER option: u64 offset (patched when the block is written), name. */
+static int v6_buffer_option(struct tdat_writer *w, struct bytes *list,
+			    const char *name)
+{
+	size_t n = strlen(name) + 1;
+	uint8_t *d = calloc(1, 8 + n);
+	int r;
+
+	if (!d)
+		return -1;
+	memcpy(d + 8, name, n);
+	r = bytes_add_option(w, list, TDAT_OPT_BUFFER, (uint32_t)(8 + n), d);
+	free(d);
+	return r;
+}
+
+/* "options  \0", the user's options, one BUFFER per instance, u16 0. */
+static int v6_options(struct tdat_writer *w, struct tdat_error *err)
+{
+	const struct tdat_file *m = w->meta;
+	struct bytes list = { 0 };
+	uint64_t base = w->out.pos + 10;	/* where the list starts */
+	int latency = v6_top_is_latency(w), i, r;
+
+	for (i = 0; i < m->noptions; i++) {
+		const struct tdat_option *o = &m->options[i];
+
+		/* The reader would eat the latency text as a clock record. */
+		if (latency && o->id == TDAT_OPT_TRACECLOCK)
+			continue;
+		if (bytes_add_option(w, &list, o->id, o->size, o->data))
+			goto nomem;
+	}
+	for (i = 0; i < w->nbufs; i++) {
+		struct wbuf *wb = &w->bufs[i];
+
+		if (!wb->keep || !wb->b->name[0])
+			continue;
+		wb->v6_patch = base + list.len + 6;
+		if (v6_buffer_option(w, &list, wb->b->name))
+			goto nomem;
+	}
+	r = emit(w, "options  ", 10, err) || emit(w, list.p, list.len, err) ||
+	    emit16(w, 0, err);
+	free(list.p);
+	return r ? -1 : 0;
+nomem:
+	free(list.p);
+	return writer_oom(w, err);
+}
+
+/* u64 length, then "[clock]" without a NUL; just a zero length if unknown. */
+static int v6_clock_record(struct tdat_writer *w, const char *clock,
+			   struct tdat_error *err)
+{
+	size_t n = clock ? strlen(clock) : 0;
+
+	if (!n)
+		return emit64(w, 0, err);
+	return emit64(w, n + 2, err) || emit(w, "[", 1, err) ||
+	       emit(w, clock, n, err) || emit(w, "]", 1, err);
+}
+
+/* "flyrecord\0", a CPU table to patch, the clock record, padding. */
+static int v6_start_block(struct tdat_writer *w, struct wbuf *wb,
+			  const char *clock, struct tdat_error *err)
+{
+	wb->start = w->out.pos;
+	if (wb->v6_patch && patch64(w, wb->v6_patch, wb->start, err))
+		return -1;
+	if (emit(w, "flyrecord", 10, err))
+		return -1;
+	wb->table = w->out.pos;
+	if (emit_zeros(w, (uint64_t)w->cpu_count * 16, err) ||
+	    v6_clock_record(w, clock, err) || emit_align(w, w->page_size, err))
+		return -1;
+	wb->started = 1;
+	return 0;
+}
+
+/* Fill the CPU table: a CPU without data points where its data would be. */
+int v6_finish_block(struct tdat_writer *w, struct wbuf *wb,
+		    struct tdat_error *err)
+{
+	uint64_t next = w->out.pos;
+	uint8_t *t;
+	int i, r;
+
+	if (!wb->started &&
+	    v6_start_block(w, wb, wb->b ? wb->b->clock : "", err))
+		return -1;
+	t = calloc(w->cpu_count ? w->cpu_count : 1, 16);
+	if (!t)
+		return writer_oom(w, err);
+	for (i = wb->ncpus - 1; i >= 0; i--) {
+		struct wcpu *c = &wb->cpus[i];
+
+		if (c->begun)
+			next = c->offset;
+		else
+			c->offset = next;
+		tdat_store64(w->big, t + 16 * i, c->offset);
+		tdat_store64(w->big, t + 16 * i + 8, c->size);
+	}
+	r = patch_bytes(w, wb->table, t, (size_t)w->cpu_count * 16, err);
+	free(t);
+	return r;
+}
+
+int v6_alloc_cpus(struct tdat_writer *w, struct wbuf *wb)
+{
+	uint32_t i;
+
+	wb->cpus = calloc(w->cpu_count ? w->cpu_count : 1, sizeof(*wb->cpus));
+	if (!wb->cpus)
+		return -1;
+	for (i = 0; i < w->cpu_count; i++)
+		wb->cpus[i].cpu = (int)i;
+	wb->ncpus = (int)w->cpu_count;
+	return 0;
+}
+
+int v6_begin_cpu(struct tdat_writer *w, struct wbuf *wb, int cpu,
+		 struct tdat_error *err)
+{
+	if ((uint32_t)cpu >= w->cpu_count)
+		return writer_fail(w, err, "v6 cannot hold CPU id %d (the CPU"
+				   " count is %u)", cpu, w->cpu_count);
+	if (!wb->started && v6_start_block(w, wb, wb->b->clock, err))
+		return -1;
+	w->cpu = &wb->cpus[cpu];
+	if (w->cpu->begun)
+		return writer_fail(w, err, "buffer \"%s\": CPU %d written"
+				   " twice", wb->b->name, cpu);
+	w->cpu->begun = 1;
+	w->cpu->offset = w->out.pos;
+	return 0;
+}
+
+int v6_start(struct tdat_writer *w, struct tdat_error *err)
+{
+	const struct tdat_file *m = w->meta;
+	struct wbuf top;
+	char clock[64];
+	int i, r;
+
+	if (emit_initial_header(w, err))
+		return -1;
+	for (i = 0; i < TDAT_META_V6_COUNT; i++) {
+		if (!m->meta_present[i] ? v6_empty_part(w, i, err) :
+		    emit(w, m->meta[i].data, m->meta[i].len, err))
+			return -1;
+	}
+	if (emit32(w, w->cpu_count, err) || v6_options(w, err))
+		return -1;
+	if (v6_top_is_latency(w))
+		return emit(w, "latency  ", 10, err);
+	if (tdat_top_buffer(m))
+		return 0;
+	/* v6 always has a top flyrecord: write an empty one now. */
+	memset(&top, 0, sizeof(top));
+	if (v6_alloc_cpus(w, &top))
+		return writer_oom(w, err);
+	traceclock_name(m, clock, sizeof(clock));
+	r = v6_start_block(w, &top, clock, err) ||
+	    v6_finish_block(w, &top, err);
+	free(top.cpus);
+	return r ? -1 : 0;
+}
