@@ -176,6 +176,26 @@ const struct tdat_buffer *tdat_top_buffer(const struct tdat_file *f);
 const struct tdat_option *tdat_find_option(const struct tdat_file *f,
 					   uint16_t id);
 
+/*
+ * Known options, decoded (the last one of an id wins, as in trace-cmd).
+ * Each returns 1 with the value, or 0 when the option is absent or
+ * malformed.
+ */
+/* UNAME, VERSION, HOOK, LAST_BOOT_INFO...: NUL-terminated text in f. */
+int tdat_opt_string(const struct tdat_file *f, uint16_t id, const char **s);
+/* TRACECLOCK: the selected clock, the word in brackets ("local"). */
+int tdat_opt_clock(const struct tdat_file *f, char *buf, size_t cap);
+/* DATE (microseconds) and OFFSET (nanoseconds): numbers kept as text. */
+int tdat_opt_number(const struct tdat_file *f, uint16_t id, long long *v);
+/* CPUCOUNT (u32) and TRACEID (u64). */
+int tdat_opt_u32(const struct tdat_file *f, uint16_t id, uint32_t *v);
+int tdat_opt_u64(const struct tdat_file *f, uint16_t id, uint64_t *v);
+struct tdat_tsc2nsec {
+	uint32_t mult, shift;
+	uint64_t offset;
+};
+int tdat_opt_tsc2nsec(const struct tdat_file *f, struct tdat_tsc2nsec *t);
+
 /* The text of a kallsyms, printk or cmdlines part (points into f). */
 int tdat_meta_text(const struct tdat_file *f, enum tdat_meta m,
 		   const char **text, size_t *len, struct tdat_error *err);

@@ -18,52 +18,23 @@ static void warn_stderr(void *ctx, const char *msg)
 	fprintf(stderr, "tracebox report: %s\n", msg);
 }
 
-/* The bracketed word of the TRACECLOCK option, or NULL. */
-static char *trace_clock(const struct tdat_file *f)
-{
-	const struct tdat_option *o = tdat_find_option(f, TDAT_OPT_TRACECLOCK);
-	const char *a, *b;
-
-	if (!o || !o->size)
-		return NULL;
-	a = memchr(o->data, '[', o->size);
-	if (!a)
-		return NULL;
-	b = memchr(a, ']', o->size - (size_t)(a - (const char *)o->data));
-	return b ? strndup(a + 1, (size_t)(b - a - 1)) : NULL;
-}
-
-static long long option_number(const struct tdat_file *f, uint16_t id)
-{
-	const struct tdat_option *o = tdat_find_option(f, id);
-	char buf[64];
-	size_t n;
-
-	if (!o || !o->size)
-		return 0;
-	n = o->size < sizeof(buf) - 1 ? o->size : sizeof(buf) - 1;
-	memcpy(buf, o->data, n);
-	buf[n] = 0;
-	return strtoll(buf, NULL, 0);
-}
-
 static void input_adjust(const struct report_opts *ro,
 			 const struct tdat_file *f, struct ts_adjust *a)
 {
-	const struct tdat_option *t = tdat_find_option(f, TDAT_OPT_TSC2NSEC);
+	struct tdat_tsc2nsec t;
+	long long v;
 
 	memset(a, 0, sizeof(*a));
 	if (ro->raw_ts)
 		return;
-	if (!ro->nodate)
-		a->offset += option_number(f, TDAT_OPT_DATE) * 1000;
-	a->offset += option_number(f, TDAT_OPT_OFFSET);
+	if (!ro->nodate && tdat_opt_number(f, TDAT_OPT_DATE, &v))
+		a->offset += v * 1000;		/* microseconds */
+	if (tdat_opt_number(f, TDAT_OPT_OFFSET, &v))
+		a->offset += v;
 	a->offset += ro->ts_offset;
-	if (t && t->size >= 8) {
-		a->mult = tdat_get32(f, t->data);
-		a->shift = tdat_get32(f, t->data + 4);
-		if (a->shift > 63)
-			a->mult = 0;
+	if (tdat_opt_tsc2nsec(f, &t) && t.shift < 64) {
+		a->mult = t.mult;
+		a->shift = t.shift;
 	}
 }
 
@@ -157,7 +128,7 @@ int report_run(const struct report_opts *ro)
 	struct outbuf o;
 	struct print_opts po;
 	struct tdat_error err;
-	char *clock;
+	char clock[64];
 	int b, ret = 0;
 
 	memset(in, 0, sizeof(in));
@@ -176,10 +147,10 @@ int report_run(const struct report_opts *ro)
 		return 1;
 	}
 	memset(&po, 0, sizeof(po));
-	clock = trace_clock(in[0].f);
-	po.time_is_ns = !clock || clock_is_time(clock) ||
+	/* Without a TRACECLOCK option trace-cmd assumes nanoseconds. */
+	po.time_is_ns = !tdat_opt_clock(in[0].f, clock, sizeof(clock)) ||
+			clock_is_time(clock) ||
 			tdat_find_option(in[0].f, TDAT_OPT_TSC2NSEC);
-	free(clock);
 	po.full_ns = ro->full_ns;
 	po.raw = ro->raw;
 	input_adjust(ro, in[0].f, &s.adjust[0]);

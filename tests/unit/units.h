@@ -14,5 +14,6 @@ void suite_codec(void);
 void suite_read(void);
 void suite_pages(void);
 void suite_write(void);
+void suite_options(void);
 
 #endif
