@@ -4,15 +4,57 @@
 
 #include <stdint.h>
 
+#define REPORT_MAX_INPUTS 64
+#define REPORT_MAX_FILTERS 64
+
+/* One -i file and the options that apply to it alone. */
+struct report_input {
+	const char *path;
+	int64_t ts_offset;	/* --ts-offset after its -i, ns */
+	uint64_t ts2secs_hz;	/* --ts2secs: the clock's frequency, 0 = none */
+};
+
+struct report_filter {
+	const char *text;	/* -F, libtraceevent filter syntax */
+	int negate;		/* a -v came before it */
+};
+
+/* What to show instead of the events (print and exit), as bits. */
+enum {
+	SHOW_ENDIAN = 1 << 0,	/* -e */
+	SHOW_FUNCS = 1 << 1,	/* -f */
+	SHOW_PRINTK = 1 << 2,	/* -P */
+	SHOW_EVENT_LIST = 1 << 3,	/* -E */
+	SHOW_FORMATS = 1 << 4,	/* --events */
+	SHOW_STAT = 1 << 5,	/* --stat */
+	SHOW_UNAME = 1 << 6,	/* --uname */
+	SHOW_VERSION = 1 << 7,	/* --version */
+	SHOW_CPUS = 1 << 8,	/* --cpus */
+	SHOW_FIRST = 1 << 9,	/* --first-event */
+	SHOW_LAST = 1 << 10,	/* --last-event */
+};
+
 struct report_opts {
-	const char **inputs;
+	struct report_input inputs[REPORT_MAX_INPUTS];
 	int ninputs;
+	struct report_filter filters[REPORT_MAX_FILTERS];
+	int nfilters;
+	unsigned show;		/* SHOW_* bits; 0 = print the events */
+	const char *event_regex;/* --event */
+	const char *cpu_list;	/* --cpu */
 	int no_plugins;		/* -N */
 	int raw;		/* -R */
 	int full_ns;		/* -t */
+	int latency;		/* -l */
+	int no_hardirq;		/* -I */
+	int no_softirq;		/* -S */
+	int test_filters;	/* -T */
+	int quiet;		/* -q */
 	int raw_ts;		/* --raw-ts */
 	int nodate;		/* --nodate */
-	int64_t ts_offset;	/* --ts-offset, ns */
+	int ts_diff;		/* --ts-diff */
+	int align_ts;		/* --align-ts */
+	int json;		/* --json */
 };
 
 int report_run(const struct report_opts *ro);
