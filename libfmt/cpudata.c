@@ -22,6 +22,8 @@ struct tdat_cpu_reader {
 	size_t ccap;
 	struct codec_ctx codec;
 
+	int dead;		/* an error left the rest unreachable */
+
 	/* pages ready to hand out */
 	uint8_t *win;
 	size_t wcap, wlen, wpos;
@@ -192,9 +194,16 @@ static int fill_compressed(struct tdat_cpu_reader *r, struct tdat_error *err)
 	if (read_chunk_payload(r, csize, err) ||
 	    grow(&r->win, &r->wcap, usize ? usize : 1))
 		return -1;
-	if (codec_decompress(&r->codec, r->cbuf, csize, r->win, usize))
-		return fail_cpu(r, r->chunk_off, err, "chunk does not"
-				" decompress");
+	if (codec_decompress(&r->codec, r->cbuf, csize, r->win, usize)) {
+		/* Its framing is intact: the next chunk can still be read. */
+		fail_cpu(r, r->chunk_off, err, "chunk does not decompress;"
+			 " its pages are skipped");
+		r->win_offset += r->wlen + usize;
+		r->wlen = r->wpos = 0;
+		r->chunk_off += 8 + (uint64_t)csize;
+		r->chunk++;
+		return -2;
+	}
 	r->win_offset += r->wlen;
 	r->wlen = usize;
 	r->wpos = 0;
@@ -206,9 +215,15 @@ static int fill_compressed(struct tdat_cpu_reader *r, struct tdat_error *err)
 int tdat_cpu_next_page(struct tdat_cpu_reader *r, const uint8_t **page,
 		       uint64_t *offset, struct tdat_error *err)
 {
+	if (r->dead)
+		return 0;
 	while (r->wpos >= r->wlen) {
 		int got = r->compressed ? fill_compressed(r, err) :
 					  fill_raw(r, err);
+		if (got == -2)
+			return -1;	/* skipped a chunk; go on if you like */
+		if (got == -1)
+			r->dead = 1;	/* nothing further can be reached */
 		if (got <= 0)
 			return got;
 	}

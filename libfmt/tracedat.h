@@ -241,7 +241,10 @@ void tdat_cpu_close(struct tdat_cpu_reader *r);
 
 /*
  * Next page: 1 and *page points at page_size bytes valid until the next
- * call; 0 at the end of the stream; -1 on error (err filled).
+ * call; 0 at the end of the stream; -1 on error (err filled).  After an
+ * error the reader may go on: a chunk that does not decompress is
+ * skipped and the next call continues after it; after an error nothing
+ * further can be reached from, the next call returns 0.
  * *offset is the page's file offset (uncompressed) or its byte position
  * in the uncompressed stream (compressed).
  */

@@ -33,9 +33,10 @@ static int next_page(struct stream *s, struct stream_cpu *c)
 	for (;;) {
 		got = tdat_cpu_next_page(c->r, &page, &c->page_offset, &err);
 		if (got < 0) {
-			/* The rest of this CPU cannot be reached. */
+			/* Said once; the reader goes on past a bad chunk
+			 * and ends the stream when nothing else is left. */
 			warn(s, err.msg);
-			return 0;
+			continue;
 		}
 		if (got == 0)
 			return 0;
