@@ -4,9 +4,22 @@
 #include <string.h>
 #include "report.h"
 
+/*
+ * ts * (ns per tick) in double precision, as trace-cmd computes it; a
+ * product past 64 bits comes out 0, as it does there on x86-64.
+ */
+static uint64_t ts_scale(uint64_t ts, double ts2secs)
+{
+	double ns = (double)ts * ts2secs;
+
+	return ns < 18446744073709551616.0 ? (uint64_t)ns : 0;
+}
+
 uint64_t ts_apply(const struct ts_adjust *a, uint64_t ts)
 {
-	if (a->mult) {
+	if (a->ts2secs) {
+		ts = ts_scale(ts, a->ts2secs);
+	} else if (a->mult) {
 		/* (ts * mult) >> shift without 64-bit overflow */
 		unsigned __int128 t = (unsigned __int128)ts * a->mult;
 
@@ -87,22 +100,92 @@ static void load_event(struct stream *s, struct stream_cpu *c)
 	}
 }
 
-int stream_add_buffer(struct stream *s, struct tdat_file *f, int input,
-		      int buf, struct tdat_error *err)
+/* Heap order: earlier timestamp first, then earlier in scan order. */
+static int before(const struct stream *s, int a, int b)
 {
-	const struct tdat_buffer *b = &f->buffers[buf];
-	struct stream_cpu *n;
-	int i;
+	const struct stream_cpu *x = &s->cpus[a], *y = &s->cpus[b];
 
-	if (b->latency || b->ncpus == 0)
-		return 0;
-	n = realloc(s->cpus, (size_t)(s->ncpus + b->ncpus) * sizeof(*n));
-	if (!n) {
+	return x->ts < y->ts || (x->ts == y->ts && a < b);
+}
+
+static void heap_set(struct stream *s, int pos, int idx)
+{
+	s->heap[pos] = idx;
+	s->cpus[idx].heap_pos = pos;
+}
+
+static void sift_up(struct stream *s, int pos)
+{
+	int idx = s->heap[pos];
+
+	while (pos > 0 && before(s, idx, s->heap[(pos - 1) / 2])) {
+		heap_set(s, pos, s->heap[(pos - 1) / 2]);
+		pos = (pos - 1) / 2;
+	}
+	heap_set(s, pos, idx);
+}
+
+static void sift_down(struct stream *s, int pos)
+{
+	int idx = s->heap[pos], child;
+
+	for (;;) {
+		child = 2 * pos + 1;
+		if (child >= s->nheap)
+			break;
+		if (child + 1 < s->nheap &&
+		    before(s, s->heap[child + 1], s->heap[child]))
+			child++;
+		if (!before(s, s->heap[child], idx))
+			break;
+		heap_set(s, pos, s->heap[child]);
+		pos = child;
+	}
+	heap_set(s, pos, idx);
+}
+
+static void heap_remove(struct stream *s, int pos)
+{
+	int last = s->heap[--s->nheap];
+
+	s->cpus[s->heap[pos]].heap_pos = -1;
+	if (pos == s->nheap)
+		return;
+	heap_set(s, pos, last);
+	sift_up(s, pos);
+	sift_down(s, s->cpus[last].heap_pos);
+}
+
+static int grow(struct stream *s, struct tdat_file *f, int more,
+		struct tdat_error *err)
+{
+	size_t n = (size_t)s->ncpus + (size_t)more;
+	struct stream_cpu *c = realloc(s->cpus, n * sizeof(*c));
+	int *h;
+
+	if (c)
+		s->cpus = c;
+	h = c ? realloc(s->heap, n * sizeof(*h)) : NULL;
+	if (!h) {
 		snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
 			 f->path);
 		return -1;
 	}
-	s->cpus = n;
+	s->heap = h;
+	return 0;
+}
+
+int stream_add_cpus(struct stream *s, struct tdat_file *f, int input,
+		    int buf, int (*want)(const void *ctx, int cpu),
+		    const void *ctx, struct tdat_error *err)
+{
+	const struct tdat_buffer *b = &f->buffers[buf];
+	int i;
+
+	if (b->latency || b->ncpus == 0)
+		return 0;
+	if (grow(s, f, b->ncpus, err))
+		return -1;
 	for (i = 0; i < b->ncpus; i++) {
 		struct stream_cpu *c = &s->cpus[s->ncpus];
 
@@ -113,7 +196,8 @@ int stream_add_buffer(struct stream *s, struct tdat_file *f, int input,
 		c->idx = i;
 		c->cpu = b->cpus[i].cpu;
 		c->page_size = b->page_size;
-		if (b->cpus[i].size == 0)
+		c->heap_pos = -1;
+		if (b->cpus[i].size == 0 || (want && !want(ctx, c->cpu)))
 			continue;
 		c->r = tdat_cpu_open(f, buf, i, err);
 		if (!c->r) {
@@ -122,29 +206,57 @@ int stream_add_buffer(struct stream *s, struct tdat_file *f, int input,
 		}
 		s->ncpus++;
 		load_event(s, c);
+		if (c->has_event) {
+			s->heap[s->nheap] = s->ncpus - 1;
+			sift_up(s, s->nheap++);
+		}
 	}
 	return 0;
 }
 
+int stream_add_buffer(struct stream *s, struct tdat_file *f, int input,
+		      int buf, struct tdat_error *err)
+{
+	return stream_add_cpus(s, f, input, buf, NULL, NULL, err);
+}
+
 struct stream_cpu *stream_peek(struct stream *s)
 {
-	struct stream_cpu *best = NULL;
-	int i;
-
-	/* Ties go to the first CPU in scan order, as trace-cmd does. */
-	for (i = 0; i < s->ncpus; i++) {
-		struct stream_cpu *c = &s->cpus[i];
-
-		if (c->has_event && (!best || c->ts < best->ts))
-			best = c;
-	}
-	return best;
+	return s->nheap ? &s->cpus[s->heap[0]] : NULL;
 }
 
 void stream_advance(struct stream *s, struct stream_cpu *c)
 {
+	int pos = c->heap_pos;
+
 	c->missed = 0;
 	load_event(s, c);
+	if (pos < 0)
+		return;
+	if (!c->has_event) {
+		heap_remove(s, pos);
+		return;
+	}
+	/* Events of one CPU come in time order, mostly: both ways. */
+	sift_up(s, pos);
+	sift_down(s, c->heap_pos);
+}
+
+int stream_first_ts(struct tdat_file *f, int buf, const struct ts_adjust *a,
+		    uint64_t *ts)
+{
+	struct tdat_error err;
+	struct stream t;
+	int got = 0;
+
+	memset(&t, 0, sizeof(t));
+	t.adjust[0] = *a;
+	if (stream_add_buffer(&t, f, 0, buf, &err) == 0 && t.nheap) {
+		*ts = stream_peek(&t)->ts;
+		got = 1;
+	}
+	stream_free(&t);
+	return got;
 }
 
 void stream_free(struct stream *s)
@@ -154,6 +266,8 @@ void stream_free(struct stream *s)
 	for (i = 0; i < s->ncpus; i++)
 		tdat_cpu_close(s->cpus[i].r);
 	free(s->cpus);
+	free(s->heap);
 	s->cpus = NULL;
-	s->ncpus = 0;
+	s->heap = NULL;
+	s->ncpus = s->nheap = 0;
 }
