@@ -1,38 +1,453 @@
 /*
- * check_events.c - the check-events applet: parse event formats.
- * Only its usage for now; the work comes with issue 3.
+ * check_events.c - the check-events applet: parse every event format of
+ * the live tracefs, or the formats stored in a trace.dat, with
+ * libtraceevent, and name each one that fails.
+ *
+ * Unlike trace-cmd check-events, which exits 0 whatever it finds, a
+ * format that does not parse shows in the exit status: scripts can test
+ * a kernel or a recording without reading the output.
  */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <event-parse.h>
 #include "cmds.h"
+#include "tracedat.h"
+#include "tracefs.h"
 
 static const char usage[] =
 "usage: tracebox check-events [-N] [-i FILE] [--verbose[=LEVEL]]\n"
 "\n"
 "Parse every event format of the live tracefs (mounted if needed), or of\n"
 "the formats stored in FILE, with libtraceevent; print each format that\n"
-"fails and why.\n"
+"fails and why, then a summary line.\n"
 "\n"
 "  -i FILE             check the formats stored in this trace.dat\n"
 "  -N                  do not load libtraceevent plugins\n"
-"  --verbose[=LEVEL]   libtraceevent messages: 0 none ... 6 all\n"
+"  --verbose[=LEVEL]   libtraceevent messages: none, critical, error,\n"
+"                      warning, info, debug, all, or 0 to 6 (default\n"
+"                      none; info when LEVEL is left out)\n"
 "  -h, --help          show this help\n"
 "\n"
-"Exit status: 0 when every format parses, 1 when one does not, 2 on\n"
-"usage errors.\n"
-"\n"
-"This applet is not implemented yet.\n";
+"Exit status: 0 when every format parses, 1 when one does not or the\n"
+"input cannot be read, 2 on usage errors.  (trace-cmd check-events exits\n"
+"0 even when formats fail.)\n";
 
-int cmd_check_events(int argc, char **argv)
+enum { OPT_VERBOSE = 256 };
+
+static const struct option long_opts[] = {
+	{ "verbose", optional_argument, NULL, OPT_VERBOSE },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct args {
+	const char *input;	/* -i, or NULL for the live tracefs */
+	int plugins;
+	enum tep_loglevel loglevel;
+};
+
+/* What was checked and what failed. */
+struct check {
+	struct tep_handle *tep;
+	const char *file;	/* -i: the trace.dat, for failure lines */
+	int header_checked;
+	int checked;
+	int failed;
+};
+
+static int usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
+	fputs("tracebox check-events: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see tracebox check-events --help)\n", stderr);
+	return 2;
+}
+
+/* trace-cmd's level names, or their numbers. */
+static int parse_loglevel(const char *s, enum tep_loglevel *level)
+{
+	static const char *const names[] = {
+		"none", "critical", "error", "warning", "info", "debug", "all",
+	};
 	int i;
 
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage, stdout);
+	for (i = 0; i <= TEP_LOG_ALL; i++) {
+		if (!strcmp(s, names[i]) ||
+		    (s[0] == '0' + i && s[1] == 0)) {
+			*level = (enum tep_loglevel)i;
 			return 0;
 		}
 	}
-	fprintf(stderr, "tracebox check-events: not implemented yet\n");
-	return 2;
+	return -1;
+}
+
+static int parse_args(struct args *a, int argc, char **argv)
+{
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->plugins = 1;
+	a->loglevel = TEP_LOG_NONE;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":hi:N", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(usage, stdout);
+			return 1;
+		case 'i':
+			a->input = optarg;
+			break;
+		case 'N':
+			a->plugins = 0;
+			break;
+		case OPT_VERBOSE:
+			if (!optarg)
+				a->loglevel = TEP_LOG_INFO;
+			else if (parse_loglevel(optarg, &a->loglevel))
+				return usage_error("--verbose: \"%s\" is not a"
+						   " level (none ... all, 0 to"
+						   " 6)", optarg);
+			break;
+		case ':':
+			return usage_error("option \"%s\" needs a value",
+					   argv[optind - 1]);
+		default:
+			return usage_error("unknown option \"%s\"",
+					   argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument \"%s\"", argv[optind]);
+	return 0;
+}
+
+/* A handle set up as the formats' kernel was: byte order, long size. */
+static struct tep_handle *new_tep(int big_endian, int long_size,
+				  int page_size)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	if (!tep)
+		return NULL;
+	tep_set_file_bigendian(tep, big_endian ? TEP_BIG_ENDIAN :
+						 TEP_LITTLE_ENDIAN);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	tep_set_local_bigendian(tep, TEP_BIG_ENDIAN);
+#else
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+#endif
+	tep_set_long_size(tep, long_size);
+	tep_set_page_size(tep, page_size);
+	return tep;
+}
+
+/* Names quoted from a file may hold any byte: keep the line printable. */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+/* "WHERE: WHAT: WHY", one line per failing format; WHAT is
+ * SYSTEM:EVENT or header_page. */
+static void print_failure(struct check *c, const char *where,
+			  const char *what, const char *why)
+{
+	char line[1024];
+
+	snprintf(line, sizeof(line), "%s: %s: %s", where, what, why);
+	printable(line);
+	printf("%s\n", line);
+	c->failed++;
+}
+
+/* Lines of a format text that declare a field ("\tfield:..."). */
+static int count_field_lines(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *nl;
+	int n = 0;
+
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if (nl - p > 6 && !memcmp(p, "\tfield", 6))
+			n++;
+		p = nl + 1;
+	}
+	return n;
+}
+
+/*
+ * Why a flagged event failed.  libtraceevent keeps an event it could
+ * not parse whole, flagged, and returns success: its records then print
+ * as [FAILED TO PARSE].  What it managed to fill in tells which part
+ * broke; --verbose=warning shows its own messages.
+ */
+static const char *why_flagged(const struct tep_event *event,
+			       const char *text, size_t len)
+{
+	if (event->format.nr_common + event->format.nr_fields <
+	    count_field_lines(text, len))
+		return "cannot parse the field list";
+	if (!event->print_fmt.format)
+		return "cannot parse the print fmt line";
+	return "cannot parse the print fmt arguments";
+}
+
+static void parse_format(struct check *c, const char *where,
+			 const char *system, const char *event,
+			 const char *text, size_t len)
+{
+	struct tep_event *parsed = NULL;
+	char what[256], why[256];
+	enum tep_errno e;
+
+	c->checked++;
+	e = tep_parse_format(c->tep, &parsed, text, len, system);
+	if (e == TEP_ERRNO__SUCCESS && parsed &&
+	    !(parsed->flags & TEP_EVENT_FL_FAILED))
+		return;
+	if (e != TEP_ERRNO__SUCCESS) {
+		if (tep_strerror(c->tep, e, why, sizeof(why)))
+			snprintf(why, sizeof(why), "libtraceevent error %d",
+				 (int)e);
+	} else if (!parsed) {
+		snprintf(why, sizeof(why), "libtraceevent returned no event");
+	} else {
+		snprintf(why, sizeof(why), "%s",
+			 why_flagged(parsed, text, len));
+	}
+	snprintf(what, sizeof(what), "%s:%s", system, event);
+	print_failure(c, where, what, why);
+}
+
+/*
+ * libtraceevent takes a header_page without a timestamp or commit field
+ * for one where they have size 0; no page could be read with it.
+ */
+static void parse_header_page(struct check *c, const char *where,
+			      char *text, size_t len, int long_size)
+{
+	char why[128];
+	int ts, commit;
+
+	c->header_checked = 1;
+	if (tep_parse_header_page(c->tep, text, len, long_size)) {
+		print_failure(c, where, "header_page", "cannot be parsed");
+		return;
+	}
+	ts = tep_get_header_timestamp_size(c->tep);
+	commit = tep_get_header_page_size(c->tep);
+	if (ts != 8)
+		snprintf(why, sizeof(why), "the timestamp field has size %d,"
+			 " not 8", ts);
+	else if (commit != 4 && commit != 8)
+		snprintf(why, sizeof(why), "the commit field has size %d,"
+			 " not 4 or 8", commit);
+	else
+		return;
+	print_failure(c, where, "header_page", why);
+}
+
+/* ---- the live tracefs ------------------------------------------------ */
+
+/* One events/SYSTEM/EVENT/format; a file that cannot be read fails. */
+static void check_live_format(struct check *c, const char *dir,
+			      const char *system, const char *event)
+{
+	char rel[PATH_MAX], where[2 * PATH_MAX];
+	struct tdat_error err;
+	struct tdat_blob text;
+
+	snprintf(rel, sizeof(rel), "events/%s/%s/format", system, event);
+	snprintf(where, sizeof(where), "%s/%s", dir, rel);
+	if (tfs_read(dir, rel, &text, &err)) {
+		/* err names the file and why: it is the line. */
+		c->checked++;
+		c->failed++;
+		printf("%s\n", err.msg);
+		return;
+	}
+	parse_format(c, where, system, event, (const char *)text.data,
+		     text.len);
+	free(text.data);
+}
+
+static int check_live_system(struct check *c, const char *dir,
+			     const char *system, struct tdat_error *err)
+{
+	char rel[PATH_MAX];
+	struct tfs_names events;
+	int i;
+
+	snprintf(rel, sizeof(rel), "events/%s", system);
+	if (tfs_subdirs(dir, rel, &events, err))
+		return -1;
+	for (i = 0; i < events.n; i++)
+		check_live_format(c, dir, system, events.v[i]);
+	tfs_names_free(&events);
+	return 0;
+}
+
+static int check_live(struct check *c, const struct args *a,
+		      struct tdat_error *err)
+{
+	char dir[PATH_MAX], where[PATH_MAX + 32];
+	struct tep_plugin_list *plugins = NULL;
+	struct tfs_names systems;
+	struct tdat_blob header;
+	int i, r = 0;
+
+	if (tfs_find(dir, sizeof(dir), err) ||
+	    tfs_read(dir, "events/header_page", &header, err))
+		return -1;
+	if (tfs_subdirs(dir, "events", &systems, err)) {
+		free(header.data);
+		return -1;
+	}
+	c->tep = new_tep(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
+			 (int)sizeof(long), getpagesize());
+	if (!c->tep) {
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		r = -1;
+		goto out;
+	}
+	if (a->plugins)
+		plugins = tep_load_plugins(c->tep);
+	snprintf(where, sizeof(where), "%s/events/header_page", dir);
+	parse_header_page(c, where, (char *)header.data, header.len,
+			  (int)sizeof(long));
+	for (i = 0; i < systems.n && !r; i++)
+		r = check_live_system(c, dir, systems.v[i], err);
+	if (plugins)
+		tep_unload_plugins(plugins, c->tep);
+	tep_free(c->tep);
+out:
+	tfs_names_free(&systems);
+	free(header.data);
+	return r;
+}
+
+/* ---- a trace.dat -------------------------------------------------------- */
+
+/* The "name: EVENT" line of a format text, or "?" when it has none. */
+static void format_name(const char *text, size_t len, char *name,
+			size_t cap)
+{
+	const char *p = text, *end = text + len;
+	size_t n = 0;
+
+	strcpy(name, "?");
+	if (len < 5 || memcmp(p, "name:", 5))
+		return;
+	for (p += 5; p < end && *p == ' '; p++)
+		;
+	while (p < end && *p != '\n' && n + 1 < cap)
+		name[n++] = *p++;
+	name[n] = 0;
+	if (!n)
+		strcpy(name, "?");
+}
+
+static int check_file_format(void *ctx, const char *system,
+			     const char *text, size_t len)
+{
+	struct check *c = ctx;
+	char name[128];
+
+	format_name(text, len, name, sizeof(name));
+	parse_format(c, c->file, system, name, text, len);
+	return 0;
+}
+
+static int check_file(struct check *c, const struct args *a,
+		      struct tdat_error *err)
+{
+	struct tep_plugin_list *plugins = NULL;
+	const char *page, *event;
+	size_t page_len, event_len;
+	struct tdat_file *f;
+	char *header = NULL;
+	int r = -1;
+
+	f = tdat_open(a->input, err);
+	if (!f)
+		return -1;
+	c->file = a->input;
+	if (tdat_header_texts(f, &page, &page_len, &event, &event_len, err))
+		goto out;
+	/* libtraceevent may write into the text it parses: a copy. */
+	header = malloc(page_len + 1);
+	c->tep = new_tep(f->big_endian, f->commit_size, (int)f->page_size);
+	if (!header || !c->tep) {
+		snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
+			 a->input);
+		goto out;
+	}
+	memcpy(header, page, page_len);
+	header[page_len] = 0;
+	if (a->plugins)
+		plugins = tep_load_plugins(c->tep);
+	/* An empty header_page is an old kernel's, not a broken one. */
+	if (page_len)
+		parse_header_page(c, a->input, header, page_len,
+				  f->commit_size);
+	r = tdat_each_format(f, check_file_format, c, err) < 0 ? -1 : 0;
+out:
+	if (plugins)
+		tep_unload_plugins(plugins, c->tep);
+	if (c->tep)
+		tep_free(c->tep);
+	free(header);
+	tdat_close(f);
+	return r;
+}
+
+/* ---- the applet ---------------------------------------------------------- */
+
+static void print_summary(const struct check *c)
+{
+	printf("checked %s%d event format%s: %d failed\n",
+	       c->header_checked ? "header_page and " : "", c->checked,
+	       c->checked == 1 ? "" : "s", c->failed);
+}
+
+int cmd_check_events(int argc, char **argv)
+{
+	struct check c = { 0 };
+	struct tdat_error err;
+	struct args a;
+	int r;
+
+	r = parse_args(&a, argc, argv);
+	if (r)
+		return r == 1 ? 0 : r;
+	tep_set_loglevel(a.loglevel);
+	if (a.input)
+		r = check_file(&c, &a, &err);
+	else
+		r = check_live(&c, &a, &err);
+	if (r) {
+		fflush(stdout);
+		fprintf(stderr, "tracebox check-events: %s\n", err.msg);
+		return 1;
+	}
+	print_summary(&c);
+	return c.failed ? 1 : 0;
 }
