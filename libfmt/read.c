@@ -347,7 +347,9 @@ static int read_v7(struct tdat_file *f, struct tdat_error *err)
 
 /* ---- public ---- */
 
-struct tdat_file *tdat_open(const char *path, struct tdat_error *err)
+/* Open path and parse its initial header, then (all != 0) the rest. */
+static struct tdat_file *open_file(const char *path, int all,
+				   struct tdat_error *err)
 {
 	struct tdat_file *f = calloc(1, sizeof(*f));
 	struct stat st;
@@ -368,12 +370,22 @@ struct tdat_file *tdat_open(const char *path, struct tdat_error *err)
 	}
 	f->file_size = (uint64_t)st.st_size;
 	if (read_initial_header(f, err) ||
-	    (f->version == 6 ? read_v6(f, err) : read_v7(f, err)))
+	    (all && (f->version == 6 ? read_v6(f, err) : read_v7(f, err))))
 		goto fail;
 	return f;
 fail:
 	tdat_close(f);
 	return NULL;
+}
+
+struct tdat_file *tdat_open(const char *path, struct tdat_error *err)
+{
+	return open_file(path, 1, err);
+}
+
+struct tdat_file *tdat_open_header(const char *path, struct tdat_error *err)
+{
+	return open_file(path, 0, err);
 }
 
 void tdat_close(struct tdat_file *f)

@@ -165,6 +165,12 @@ struct tdat_file {
 /* Parse all metadata.  Returns NULL and fills err on failure. */
 struct tdat_file *tdat_open(const char *path, struct tdat_error *err);
 void tdat_close(struct tdat_file *f);
+/*
+ * Parse only the initial header (version, byte order, long size, page
+ * size), for callers that need no more and must work on files damaged
+ * further on.  Nothing else in f is filled in.  Close with tdat_close.
+ */
+struct tdat_file *tdat_open_header(const char *path, struct tdat_error *err);
 
 /* The CPU count readers show as cpus=N (v7: max of CPUCOUNT and ids+1). */
 uint32_t tdat_cpus(const struct tdat_file *f);

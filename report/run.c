@@ -5,6 +5,7 @@
 #include "report.h"
 #include "print.h"
 #include "run.h"
+#include "info.h"
 
 struct input {
 	struct tdat_file *f;
@@ -18,9 +19,8 @@ static void warn_stderr(void *ctx, const char *msg)
 	fprintf(stderr, "tracebox report: %s\n", msg);
 }
 
-static void input_adjust(const struct report_opts *ro,
-			 const struct report_input *in,
-			 const struct tdat_file *f, struct ts_adjust *a)
+void input_adjust(const struct report_opts *ro, const struct report_input *in,
+		  const struct tdat_file *f, struct ts_adjust *a)
 {
 	struct tdat_tsc2nsec t;
 	long long v;
@@ -131,9 +131,6 @@ static int refuse_unsupported(const struct report_opts *ro)
 {
 	const struct { int set; const char *what; } later[] = {
 		{ ro->ninputs > 1, "more than one input file" },
-		{ ro->show != 0, "-e, -f, -P, -E, --events, --stat, --uname,"
-				 " --version, --cpus, --first-event and"
-				 " --last-event" },
 		{ ro->nfilters > 0, "-F" },
 		{ ro->test_filters, "-T" },
 		{ ro->cpu_list != NULL, "--cpu" },
@@ -172,6 +169,8 @@ int report_run(const struct report_opts *ro)
 	s.warn = warn_stderr;
 	if (refuse_unsupported(ro))
 		return 2;
+	if (ro->show)
+		return report_info(ro);
 	in[0].f = tdat_open(ro->inputs[0].path, &err);
 	if (!in[0].f) {
 		fprintf(stderr, "tracebox report: %s\n", err.msg);

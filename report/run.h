@@ -59,4 +59,11 @@ struct report_opts {
 
 int report_run(const struct report_opts *ro);
 
+/* How input in's timestamps are shown (run.c; struct ts_adjust in
+ * report.h): DATE, OFFSET, --ts-offset, TSC2NSEC. */
+struct tdat_file;
+struct ts_adjust;
+void input_adjust(const struct report_opts *ro, const struct report_input *in,
+		  const struct tdat_file *f, struct ts_adjust *a);
+
 #endif
