@@ -20,6 +20,10 @@ static const char usage[] =
 "  -F FILTER           show only events matching FILTER (libtraceevent\n"
 "                      syntax, e.g. 'sched_switch: prev_pid == 0')\n"
 "  -v                  negate the -F filters that follow\n"
+"  -T                  print the -F filters as understood, then exit\n"
+"  -I                  hide events flagged as in hard interrupt context\n"
+"  -S                  hide events flagged as in soft interrupt context\n"
+"  --event REGEX       show the formats of matching events (SYSTEM:EVENT)\n"
 "  -R                  raw: print field values, not the print formats\n"
 "  -t                  full timestamps, in nanoseconds\n"
 "  -l                  latency format\n"
@@ -36,16 +40,19 @@ static const char usage[] =
 "  --first-event       show the first event's timestamp for each CPU\n"
 "  --last-event        show the last event's timestamp for each CPU\n"
 "  --ts-offset NS      add NS to the timestamps of the preceding -i file\n"
-"  --ts2secs HZ        timestamps count at HZ per second\n"
+"  --ts2secs HZ        timestamps count at HZ per second (before the\n"
+"                      second -i: the default of every file)\n"
 "  --ts-diff           show the time since the previous event\n"
+"  --align-ts          count time from the first event\n"
+"  --raw-ts            timestamps as recorded, without corrections\n"
+"  --nodate            ignore the date offset saved by record --date\n"
 "  --json              print one JSON object per event\n"
 "  -h, --help          show this help\n"
 "\n"
 "Exit status: 0 ok, 1 when a page or chunk had to be skipped or the file\n"
 "cannot be read, 2 on usage errors.\n"
 "\n"
-"Implemented so far: -i (one file), -R, -t, -N, -q, --nodate, --raw-ts,\n"
-"--ts-offset.  The other options are refused with exit status 2.\n";
+"Not built yet: --json.  It is refused with exit status 2.\n";
 
 enum {
 	OPT_NODATE = 256,
@@ -139,6 +146,7 @@ static int add_filter(struct report_opts *ro, const char *text, int negate)
 		return 2;
 	}
 	ro->filters[ro->nfilters].text = text;
+	ro->filters[ro->nfilters].after = ro->ninputs;
 	ro->filters[ro->nfilters++].negate = negate;
 	return 0;
 }
@@ -162,8 +170,9 @@ static int parse_long_value(struct report_opts *ro, int c, const char *name,
 		in->ts_offset = strtoll(v, &end, 0);
 		return *end || end == v ? bad_value(name, v) : 0;
 	case OPT_TS2SECS:
-		if (!in)
-			return bad_value("--ts2secs (no -i before it)", v);
+		/* Before the second -i it sets the default (run.h). */
+		if (ro->ninputs < 2)
+			in = &ro->inputs[0];
 		in->ts2secs_hz = strtoull(v, &end, 0);
 		return *end || end == v || !in->ts2secs_hz ?
 		       bad_value(name, v) : 0;

@@ -20,17 +20,40 @@ int clock_is_time(const char *clock)
 	return 0;
 }
 
-static void put_time(struct outbuf *o, const struct print_opts *p,
-		     uint64_t ts)
+void print_init(struct printer *p, struct outbuf *o,
+		const struct print_opts *opts)
 {
-	if (!p->time_is_ns) {
+	memset(p, 0, sizeof(*p));
+	p->line = print_text_line;
+	p->o = o;
+	p->opts = *opts;
+	trace_seq_init(&p->seq);
+}
+
+void print_done(struct printer *p)
+{
+	trace_seq_destroy(&p->seq);
+}
+
+/* Nanoseconds to the nearest microsecond, without overflow at the top. */
+static uint64_t round_us(uint64_t ts)
+{
+	return ts / 1000 + (ts % 1000 >= 500);
+}
+
+static void put_time(struct outbuf *o, const struct printer *p,
+		     const struct event_view *e)
+{
+	uint64_t ts = e->ts;
+
+	if (!e->time_is_ns) {
 		outbuf_printf(o, "%12llu:", (unsigned long long)ts);
-	} else if (p->full_ns) {
+	} else if (p->opts.full_ns) {
 		outbuf_printf(o, " %5llu.%09llu:",
 			      (unsigned long long)(ts / 1000000000ull),
 			      (unsigned long long)(ts % 1000000000ull));
 	} else {
-		uint64_t us = (ts + 500) / 1000;
+		uint64_t us = round_us(ts);
 
 		outbuf_printf(o, " %5llu.%06llu:",
 			      (unsigned long long)(us / 1000000ull),
@@ -38,32 +61,90 @@ static void put_time(struct outbuf *o, const struct print_opts *p,
 	}
 }
 
-static void put_info(struct outbuf *o, struct tep_handle *tep,
-		     struct tep_record *rec, struct trace_seq *seq,
-		     const char *what)
+/*
+ * --ts-diff: "(+N)" in an 8-column field, N the time since the last
+ * event shown: the difference of the rounded microseconds when the file
+ * names its clock (even one shown raw) and -t is not given, else of the
+ * timestamps.  Blank while the last shown timestamp is 0 (the first
+ * event, or the first after --align-ts).
+ */
+static void put_diff(struct printer *p, const struct event_view *e)
 {
+	char buf[32] = "";
+	long long d;
+
+	if (p->prev_ts) {
+		if (p->opts.full_ns || !e->has_clock)
+			d = (long long)(e->ts - p->prev_ts);
+		else
+			d = (long long)round_us(e->ts) -
+			    (long long)round_us(p->prev_ts);
+		snprintf(buf, sizeof(buf), "(+%lld)", d);
+	}
+	outbuf_printf(p->o, " %-8s", buf);
+	p->prev_ts = e->ts;
+}
+
+/* -l: irqs-off, need-resched, irq context and preempt depth flags; -R
+ * shows the raw flags byte instead. */
+static void put_latency(struct printer *p, const struct event_view *e)
+{
+	struct trace_seq *seq = &p->seq;
+
+	if (p->opts.raw) {
+		outbuf_printf(p->o, "-0x%x", tep_data_flags(e->tep, e->rec));
+		return;
+	}
 	trace_seq_reset(seq);
-	tep_print_event(tep, seq, rec, "%s", what);
+	tep_print_event(e->tep, seq, e->rec, "%s", TEP_PRINT_LATENCY);
+	trace_seq_terminate(seq);
+	outbuf_put(p->o, seq->buffer, seq->len);
+}
+
+static void put_info(struct printer *p, const struct event_view *e)
+{
+	struct trace_seq *seq = &p->seq;
+
+	trace_seq_reset(seq);
+	tep_print_event(e->tep, seq, e->rec, "%s", p->opts.raw ?
+			TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	trace_seq_terminate(seq);
 	/* One trailing newline is dropped; the line gets its own. */
 	if (seq->len && seq->buffer[seq->len - 1] == '\n')
 		seq->len--;
-	outbuf_put(o, seq->buffer, seq->len);
+	outbuf_put(p->o, seq->buffer, seq->len);
 }
 
-void print_event(struct outbuf *o, const struct print_opts *p,
-		 struct tep_handle *tep, struct trace_seq *seq,
-		 struct tep_record *rec, uint64_t ts, const char *label)
+static void put_missed(struct outbuf *o, const struct tep_record *rec)
 {
-	struct tep_event *ev = tep_find_event_by_record(tep, rec);
-	int pid = tep_data_pid(tep, rec);
-	const char *comm = tep_data_comm_from_pid(tep, pid);
+	if (rec->missed_events > 0)
+		outbuf_printf(o, "CPU:%d [%lld EVENTS DROPPED]\n", rec->cpu,
+			      (long long)rec->missed_events);
+	else
+		outbuf_printf(o, "CPU:%d [EVENTS DROPPED]\n", rec->cpu);
+}
+
+void print_text_line(struct printer *p, const struct event_view *e)
+{
+	struct outbuf *o = p->o;
+	struct tep_event *ev = tep_find_event_by_record(e->tep, e->rec);
+	int pid = tep_data_pid(e->tep, e->rec);
+	const char *comm = tep_data_comm_from_pid(e->tep, pid);
 	size_t nlen;
 
-	if (label)
-		outbuf_puts(o, label);
-	outbuf_printf(o, "%16s-%-5d [%03d]", comm, pid, rec->cpu);
-	put_time(o, p, ts);
+	if (e->rec->missed_events)
+		put_missed(o, e->rec);
+	if (e->label)
+		outbuf_puts(o, e->label);
+	if (p->opts.latency) {
+		outbuf_printf(o, "%8.8s-%-5d %3d", comm, pid, e->rec->cpu);
+		put_latency(p, e);
+	} else {
+		outbuf_printf(o, "%16s-%-5d [%03d]", comm, pid, e->rec->cpu);
+	}
+	put_time(o, p, e);
+	if (p->opts.ts_diff)
+		put_diff(p, e);
 	if (!ev) {
 		outbuf_puts(o, " [UNKNOWN EVENT]\n");
 		return;
@@ -74,7 +155,6 @@ void print_event(struct outbuf *o, const struct print_opts *p,
 	nlen = strlen(ev->name);
 	if (nlen < 20)
 		outbuf_pad(o, 20 - nlen);
-	put_info(o, tep, rec, seq, p->raw ? TEP_PRINT_INFO_RAW :
-					    TEP_PRINT_INFO);
+	put_info(p, e);
 	outbuf_putc(o, '\n');
 }

@@ -24,15 +24,42 @@ void outbuf_printf(struct outbuf *o, const char *fmt, ...)
 int outbuf_flush(struct outbuf *o);
 void outbuf_free(struct outbuf *o);
 
+/* One event as the print loop hands it to a line formatter. */
+struct event_view {
+	struct tep_handle *tep;
+	struct tep_record *rec;	/* data, size, cpu, ts, missed_events */
+	uint64_t ts;		/* adjusted timestamp */
+	int time_is_ns;		/* show sec.usec, not raw clock counts */
+	int has_clock;		/* the input names its clock (TRACECLOCK) */
+	const char *label;	/* line prefix (file or instance), or NULL */
+	const char *path;	/* the input file */
+	const char *buffer;	/* buffer name, "" for the top buffer */
+};
+
 struct print_opts {
-	int time_is_ns;		/* clock counts nanoseconds: sec.usec */
 	int full_ns;		/* -t */
 	int raw;		/* -R */
+	int latency;		/* -l */
+	int ts_diff;		/* --ts-diff */
+};
+
+/*
+ * A line formatter and its state.  print_init() sets up trace-cmd's text
+ * lines; another format (say JSON) replaces line and keeps the rest.
+ */
+struct printer {
+	void (*line)(struct printer *p, const struct event_view *e);
+	struct outbuf *o;
+	struct print_opts opts;
+	struct trace_seq seq;	/* scratch for libtraceevent's text */
+	uint64_t prev_ts;	/* --ts-diff: the last event shown, 0 none */
 };
 
 int clock_is_time(const char *clock);
-void print_event(struct outbuf *o, const struct print_opts *p,
-		 struct tep_handle *tep, struct trace_seq *seq,
-		 struct tep_record *rec, uint64_t ts, const char *label);
+void print_init(struct printer *p, struct outbuf *o,
+		const struct print_opts *opts);
+void print_done(struct printer *p);
+/* trace-cmd report's line, what print_init installs as p->line. */
+void print_text_line(struct printer *p, const struct event_view *e);
 
 #endif

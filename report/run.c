@@ -6,106 +6,27 @@
 #include "print.h"
 #include "run.h"
 #include "info.h"
-
-struct input {
-	struct tdat_file *f;
-	struct tep_handle *tep;
-	struct tep_plugin_list *plugins;
-	char **labels;		/* per buffer: the line prefix, or NULL */
-};
+#include "inputs.h"
+#include "event_formats.h"
 
 static void warn_stderr(void *ctx, const char *msg)
 {
 	fprintf(stderr, "tracebox report: %s\n", msg);
 }
 
-void input_adjust(const struct report_opts *ro, const struct report_input *in,
-		  const struct tdat_file *f, struct ts_adjust *a)
+static void print_events(struct printer *p, struct stream *s,
+			 struct input *in)
 {
-	struct tdat_tsc2nsec t;
-	long long v;
-
-	memset(a, 0, sizeof(*a));
-	if (ro->raw_ts)
-		return;
-	if (!ro->nodate && tdat_opt_number(f, TDAT_OPT_DATE, &v))
-		a->offset += v * 1000;		/* microseconds */
-	if (tdat_opt_number(f, TDAT_OPT_OFFSET, &v))
-		a->offset += v;
-	a->offset += in->ts_offset;
-	if (tdat_opt_tsc2nsec(f, &t) && t.shift < 64) {
-		a->mult = t.mult;
-		a->shift = t.shift;
-	}
-}
-
-/* Instance lines are prefixed "NAME: ", top lines with as many spaces. */
-static int make_labels(struct input *in)
-{
-	const struct tdat_file *f = in->f;
-	size_t width = 0;
-	int i;
-
-	for (i = 0; i < f->nbuffers; i++)
-		if (strlen(f->buffers[i].name) > width)
-			width = strlen(f->buffers[i].name);
-	in->labels = calloc((size_t)f->nbuffers + 1, sizeof(char *));
-	if (!in->labels)
-		return -1;
-	if (width == 0)
-		return 0;
-	for (i = 0; i < f->nbuffers; i++) {
-		const char *name = f->buffers[i].name;
-
-		in->labels[i] = malloc(width + 3);
-		if (!in->labels[i])
-			return -1;
-		if (name[0])
-			sprintf(in->labels[i], "%*s: ", (int)width, name);
-		else
-			sprintf(in->labels[i], "%*s", (int)width + 2, "");
-	}
-	return 0;
-}
-
-static void input_free(struct input *in)
-{
-	int i;
-
-	if (in->labels)
-		for (i = 0; i < in->f->nbuffers; i++)
-			free(in->labels[i]);
-	free(in->labels);
-	if (in->plugins)
-		tep_unload_plugins(in->plugins, in->tep);
-	if (in->tep)
-		tep_free(in->tep);
-	tdat_close(in->f);
-}
-
-static void print_missed(struct outbuf *o, const struct stream_cpu *c)
-{
-	if (c->missed > 0)
-		outbuf_printf(o, "CPU:%d [%lld EVENTS DROPPED]\n", c->cpu,
-			      (long long)c->missed);
-	else
-		outbuf_printf(o, "CPU:%d [EVENTS DROPPED]\n", c->cpu);
-}
-
-static void print_events(struct outbuf *o, struct stream *s,
-			 struct input *in, const struct print_opts *po)
-{
-	struct trace_seq seq;
+	struct event_view v;
 	struct tep_record rec;
 	struct stream_cpu *c;
 
-	trace_seq_init(&seq);
 	memset(&rec, 0, sizeof(rec));
+	memset(&v, 0, sizeof(v));
+	v.rec = &rec;
 	while ((c = stream_peek(s))) {
 		struct input *i = &in[c->input];
 
-		if (c->missed)
-			print_missed(o, c);
 		rec.ts = c->ts;
 		rec.offset = c->page_offset + c->ev.offset;
 		rec.missed_events = c->missed;
@@ -113,13 +34,95 @@ static void print_events(struct outbuf *o, struct stream *s,
 		rec.record_size = (int)c->ev.size;
 		rec.data = (void *)c->ev.data;
 		rec.cpu = c->cpu;
-		print_event(o, po, i->tep, &seq, &rec, c->ts,
-			    i->labels[c->buf]);
+		if (!i->filtering || event_filter_keep(&i->filter, i->tep,
+						       &rec)) {
+			v.tep = i->tep;
+			v.ts = c->ts;
+			v.time_is_ns = i->time_is_ns;
+			v.has_clock = i->has_clock;
+			v.label = i->labels[c->buf];
+			v.path = i->path;
+			v.buffer = c->f->buffers[c->buf].name;
+			p->line(p, &v);
+		}
 		stream_advance(s, c);
-		if (o->error)
+		if (p->o->error)
 			break;
 	}
-	trace_seq_destroy(&seq);
+}
+
+/*
+ * --align-ts: timestamps count from the earliest first event of the
+ * inputs' top buffers (instances are not looked at, as in trace-cmd:
+ * their earlier events wrap around below zero).
+ */
+static void align_ts(struct stream *s, struct input *in, int n)
+{
+	uint64_t first, base = UINT64_MAX;
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (tdat_top_buffer(in[k].f) &&	/* buffer 0 then */
+		    stream_first_ts(in[k].f, 0, &s->adjust[k], &first) &&
+		    first < base)
+			base = first;
+	if (base == UINT64_MAX)
+		return;
+	for (k = 0; k < n; k++)
+		s->adjust[k].offset -= (int64_t)base;
+}
+
+/*
+ * Scan order (FORMAT.md 7.7): the top buffer of each input, then the
+ * instances of each.  --cpu keeps the first input's top buffer only,
+ * as trace-cmd 3.1.6 does.
+ */
+static int add_buffers(struct stream *s, struct input *in, int n,
+		       const struct cpu_set *cpus)
+{
+	struct tdat_error err;
+	int k, b;
+
+	for (k = 0; k < n; k++) {
+		if (!tdat_top_buffer(in[k].f))
+			continue;
+		if (cpus && stream_add_cpus(s, in[k].f, k, 0, cpu_set_has,
+					    cpus, &err))
+			goto fail;
+		if (cpus)
+			return 0;
+		if (stream_add_buffer(s, in[k].f, k, 0, &err))
+			goto fail;
+	}
+	for (k = 0; k < n && !cpus; k++)
+		for (b = 0; b < in[k].f->nbuffers; b++)
+			if (in[k].f->buffers[b].name[0] &&
+			    stream_add_buffer(s, in[k].f, k, b, &err))
+				goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "tracebox report: %s\n", err.msg);
+	return -1;
+}
+
+/*
+ * Each input's cpus= line, in order.  -T instead prints the first
+ * input's filters that has any and stops there: 1 then.
+ */
+static int print_heads(struct outbuf *o, const struct report_opts *ro,
+		       struct input *in)
+{
+	int k;
+
+	for (k = 0; k < ro->ninputs; k++) {
+		if (ro->test_filters && in[k].filter.n) {
+			event_filter_dump(&in[k].filter, o);
+			return 1;
+		}
+		outbuf_printf(o, "%scpus=%u\n", in[k].cpus_label,
+			      tdat_cpus(in[k].f));
+	}
+	return 0;
 }
 
 /*
@@ -130,16 +133,6 @@ static void print_events(struct outbuf *o, struct stream *s,
 static int refuse_unsupported(const struct report_opts *ro)
 {
 	const struct { int set; const char *what; } later[] = {
-		{ ro->ninputs > 1, "more than one input file" },
-		{ ro->nfilters > 0, "-F" },
-		{ ro->test_filters, "-T" },
-		{ ro->cpu_list != NULL, "--cpu" },
-		{ ro->event_regex != NULL, "--event" },
-		{ ro->latency, "-l" },
-		{ ro->no_hardirq || ro->no_softirq, "-I and -S" },
-		{ ro->ts_diff, "--ts-diff" },
-		{ ro->align_ts, "--align-ts" },
-		{ ro->inputs[0].ts2secs_hz != 0, "--ts2secs" },
 		{ ro->json, "--json" },
 	};
 	size_t i;
@@ -154,56 +147,75 @@ static int refuse_unsupported(const struct report_opts *ro)
 	return 0;
 }
 
-int report_run(const struct report_opts *ro)
+static int report_events(const struct report_opts *ro, struct input *in,
+			 const struct cpu_set *cpus)
 {
-	struct input in[1];
+	struct print_opts po;
+	struct printer p;
 	struct stream s;
 	struct outbuf o;
-	struct print_opts po;
-	struct tdat_error err;
-	char clock[64];
-	int b, ret = 0;
+	int k, ret = 0;
 
-	memset(in, 0, sizeof(in));
 	memset(&s, 0, sizeof(s));
 	s.warn = warn_stderr;
-	if (refuse_unsupported(ro))
-		return 2;
-	if (ro->show)
-		return report_info(ro);
-	in[0].f = tdat_open(ro->inputs[0].path, &err);
-	if (!in[0].f) {
-		fprintf(stderr, "tracebox report: %s\n", err.msg);
-		return 1;
-	}
-	in[0].tep = tep_from_file(in[0].f, !ro->no_plugins, &in[0].plugins,
-				  &err);
-	if (!in[0].tep || make_labels(&in[0])) {
-		fprintf(stderr, "tracebox report: %s\n", err.msg);
-		input_free(&in[0]);
-		return 1;
-	}
 	memset(&po, 0, sizeof(po));
-	/* Without a TRACECLOCK option trace-cmd assumes nanoseconds. */
-	po.time_is_ns = !tdat_opt_clock(in[0].f, clock, sizeof(clock)) ||
-			clock_is_time(clock) ||
-			tdat_find_option(in[0].f, TDAT_OPT_TSC2NSEC);
 	po.full_ns = ro->full_ns;
 	po.raw = ro->raw;
-	input_adjust(ro, &ro->inputs[0], in[0].f, &s.adjust[0]);
+	po.latency = ro->latency;
+	po.ts_diff = ro->ts_diff;
 	outbuf_init(&o, stdout);
-	outbuf_printf(&o, "cpus=%u\n", tdat_cpus(in[0].f));
-	for (b = 0; b < in[0].f->nbuffers; b++)
-		stream_add_buffer(&s, in[0].f, 0, b, &err);
-	print_events(&o, &s, in, &po);
+	print_init(&p, &o, &po);
+	if (print_heads(&o, ro, in))
+		goto out;
+	for (k = 0; k < ro->ninputs; k++)
+		input_adjust(ro, &ro->inputs[k], in[k].f, &s.adjust[k]);
+	if (ro->align_ts && !ro->raw_ts)
+		align_ts(&s, in, ro->ninputs);
+	if (add_buffers(&s, in, ro->ninputs, cpus))
+		ret = 1;
+	else
+		print_events(&p, &s, in);
+out:
 	if (outbuf_flush(&o)) {
 		fprintf(stderr, "tracebox report: write error on output\n");
 		ret = 1;
 	}
 	if (s.skipped)
 		ret = 1;
+	print_done(&p);
 	outbuf_free(&o);
 	stream_free(&s);
-	input_free(&in[0]);
+	return ret;
+}
+
+int report_run(const struct report_opts *ro)
+{
+	struct cpu_set cpus, *only = NULL;
+	struct input *in = NULL;
+	char err[600];
+	int ret;
+
+	if (refuse_unsupported(ro))
+		return 2;
+	/* trace-cmd's order: -e, --events, --event, then the others. */
+	if (ro->event_regex && !(ro->show & (SHOW_ENDIAN | SHOW_FORMATS)))
+		return report_event_formats(ro);
+	if (ro->show)
+		return report_info(ro);
+	if (ro->cpu_list) {
+		if (cpu_set_parse(&cpus, ro->cpu_list, err, sizeof(err))) {
+			fprintf(stderr, "tracebox report: %s\n", err);
+			cpu_set_free(&cpus);
+			return 2;
+		}
+		only = &cpus;
+	}
+	if (inputs_open(&in, ro, err, sizeof(err), &ret))
+		fprintf(stderr, "tracebox report: %s\n", err);
+	else
+		ret = report_events(ro, in, only);
+	inputs_free(in, ro->ninputs);
+	if (only)
+		cpu_set_free(only);
 	return ret;
 }

@@ -7,7 +7,11 @@
 #define REPORT_MAX_INPUTS 64
 #define REPORT_MAX_FILTERS 64
 
-/* One -i file and the options that apply to it alone. */
+/*
+ * One -i file and the options that apply to it alone.  As in trace-cmd,
+ * the first input's --ts2secs (given before the second -i) is the
+ * default of every input, and its --ts-offset is ignored.
+ */
 struct report_input {
 	const char *path;
 	int64_t ts_offset;	/* --ts-offset after its -i, ns */
@@ -17,6 +21,7 @@ struct report_input {
 struct report_filter {
 	const char *text;	/* -F, libtraceevent filter syntax */
 	int negate;		/* a -v came before it */
+	int after;		/* how many -i came before it */
 };
 
 /* What to show instead of the events (print and exit), as bits. */
@@ -59,8 +64,8 @@ struct report_opts {
 
 int report_run(const struct report_opts *ro);
 
-/* How input in's timestamps are shown (run.c; struct ts_adjust in
- * report.h): DATE, OFFSET, --ts-offset, TSC2NSEC. */
+/* How input in's timestamps are shown (inputs.c; struct ts_adjust in
+ * report.h): DATE, OFFSET, --ts-offset, --ts2secs, TSC2NSEC. */
 struct tdat_file;
 struct ts_adjust;
 void input_adjust(const struct report_opts *ro, const struct report_input *in,
