@@ -15,6 +15,7 @@
 #include "print.h"
 #include "run.h"
 #include "info.h"
+#include "inputs.h"
 
 struct info_input {
 	const char *path;
@@ -112,21 +113,6 @@ static int show_from_tep(const struct tdat_file *f, unsigned show)
 	return 0;
 }
 
-/*
- * Clocks counted in nanoseconds print as seconds, as on event lines.
- * --raw-ts prints the stored counts, but a file without a TRACECLOCK
- * option is taken as nanoseconds all the same, as trace-cmd does.
- */
-static int clock_in_ns(const struct report_opts *ro, const struct tdat_file *f)
-{
-	char clock[64];
-
-	if (!tdat_opt_clock(f, clock, sizeof(clock)))
-		return 1;
-	return !ro->raw_ts && (clock_is_time(clock) ||
-			       tdat_find_option(f, TDAT_OPT_TSC2NSEC));
-}
-
 /* A timestamp as on an event line, without the line's padding. */
 static void format_ts(char *buf, size_t cap, const struct report_opts *ro,
 		      int in_ns, uint64_t ts)
@@ -183,7 +169,7 @@ static int show_cpus(const struct report_opts *ro, int input,
 	struct stream_cpu **order = NULL;
 	struct tdat_error err;
 	struct stream s;
-	int i, n = 0, ret = 0, in_ns = clock_in_ns(ro, in->f);
+	int i, n = 0, ret = 0, in_ns = input_time_is_ns(ro, in->f, NULL);
 
 	memset(&s, 0, sizeof(s));
 	s.warn = warn_stderr;
@@ -312,29 +298,6 @@ static int show_meta(unsigned show, struct info_input *in)
 	return show_stat(in->f);
 }
 
-/* With several inputs each cpus= line names its file, right-aligned. */
-static void make_labels(struct info_input *in, int n)
-{
-	size_t width = 0;
-	const char *base;
-	int i;
-
-	if (n < 2)
-		return;
-	for (i = 0; i < n; i++) {
-		base = strrchr(in[i].path, '/');
-		base = base ? base + 1 : in[i].path;
-		if (strlen(base) > width)
-			width = strlen(base);
-	}
-	for (i = 0; i < n; i++) {
-		base = strrchr(in[i].path, '/');
-		base = base ? base + 1 : in[i].path;
-		snprintf(in[i].label, sizeof(in[i].label), "%*s: ",
-			 (int)(width < 256 ? width : 256), base);
-	}
-}
-
 static int show_each(const struct report_opts *ro, struct info_input *in,
 		     int n)
 {
@@ -345,7 +308,8 @@ static int show_each(const struct report_opts *ro, struct info_input *in,
 			SHOW_EVENT_LIST))
 		return ro->show & SHOW_FORMATS ? show_formats(in[0].f) :
 		       show_from_tep(in[0].f, ro->show);
-	make_labels(in, n);
+	for (i = 0; i < n; i++)
+		input_cpus_label(ro, i, in[i].label, sizeof(in[i].label));
 	for (i = 0; i < n; i++) {
 		if (ro->show & cpus)
 			ret |= show_cpus(ro, i, &in[i]);

@@ -37,6 +37,35 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+int input_time_is_ns(const struct report_opts *ro, const struct tdat_file *f,
+		     int *has_clock)
+{
+	char clock[64];
+	int known = tdat_opt_clock(f, clock, sizeof(clock));
+
+	if (has_clock)
+		*has_clock = known;
+	/* Without a TRACECLOCK option trace-cmd assumes nanoseconds, even
+	 * with --raw-ts. */
+	return !known || (!ro->raw_ts && (clock_is_time(clock) ||
+			  tdat_find_option(f, TDAT_OPT_TSC2NSEC)));
+}
+
+void input_cpus_label(const struct report_opts *ro, int k, char *buf,
+		      size_t cap)
+{
+	size_t width = 0;
+	int i;
+
+	buf[0] = 0;
+	if (ro->ninputs < 2)
+		return;
+	for (i = 0; i < ro->ninputs; i++)
+		if (strlen(base_name(ro->inputs[i].path)) > width)
+			width = strlen(base_name(ro->inputs[i].path));
+	snprintf(buf, cap, "%*s: ", (int)width, base_name(ro->inputs[k].path));
+}
+
 static char *label(size_t width, const char *name)
 {
 	char *s = malloc(width + 3);
@@ -94,7 +123,6 @@ static int open_one(struct input *in, const struct report_opts *ro, int k,
 		    char *err, size_t cap, int *status)
 {
 	struct tdat_error e;
-	char clock[64];
 
 	in->path = ro->inputs[k].path;
 	*status = 1;
@@ -106,12 +134,7 @@ static int open_one(struct input *in, const struct report_opts *ro, int k,
 		snprintf(err, cap, "%s", e.msg);
 		return -1;
 	}
-	/* Without a TRACECLOCK option trace-cmd assumes nanoseconds, even
-	 * with --raw-ts. */
-	in->has_clock = tdat_opt_clock(in->f, clock, sizeof(clock));
-	in->time_is_ns = !in->has_clock ||
-			 (!ro->raw_ts && (clock_is_time(clock) ||
-			  tdat_find_option(in->f, TDAT_OPT_TSC2NSEC)));
+	in->time_is_ns = input_time_is_ns(ro, in->f, &in->has_clock);
 	*status = 2;
 	if (event_filter_init(&in->filter, ro, k, in->tep, err, cap))
 		return -1;

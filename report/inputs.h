@@ -31,4 +31,12 @@ int inputs_open(struct input **out, const struct report_opts *ro,
 		char *err, size_t cap, int *status);
 void inputs_free(struct input *in, int n);
 
+/* Whether f's timestamps show as sec.usec (else raw clock counts). */
+int input_time_is_ns(const struct report_opts *ro, const struct tdat_file *f,
+		     int *has_clock);
+/* The label before input k's cpus= line: its base name right-aligned to
+ * the longest input's, "" with one input. */
+void input_cpus_label(const struct report_opts *ro, int k, char *buf,
+		      size_t cap);
+
 #endif
