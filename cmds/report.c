@@ -28,7 +28,7 @@ static const char usage[] =
 "  -t                  full timestamps, in nanoseconds\n"
 "  -l                  latency format\n"
 "  -N                  do not load libtraceevent plugins\n"
-"  -E                  show the event formats stored in the file\n"
+"  -E                  list the events the file can describe (system:event)\n"
 "  -f                  show the function list (kallsyms)\n"
 "  -P                  show the printk formats\n"
 "  -e                  show the file's byte order\n"
