@@ -29,6 +29,7 @@ static const char usage[] =
 "  -l                  latency format\n"
 "  -N                  do not load libtraceevent plugins\n"
 "  -E                  list the events the file can describe (system:event)\n"
+"  --events            show the event formats stored in the file\n"
 "  -f                  show the function list (kallsyms)\n"
 "  -P                  show the printk formats\n"
 "  -e                  show the file's byte order\n"
