@@ -143,10 +143,19 @@ static int read_v6_data(struct tdat_file *f, uint64_t pos,
 		return tdat_fail(err, f->path, pos, "expected \"flyrecord\"");
 	if (read_v6_flyrecord(f, top, pos, err))
 		return -1;
-	for (i = 1; i <= ninst; i++)
+	for (i = 1; i <= ninst; i++) {
+		/* Real tables never overlap: BUFFER options that all point at
+		 * one big table would multiply memory, not describe data. */
+		if ((uint64_t)(i + 1) * (10 + (uint64_t)f->cpu_count * 16) >
+		    f->file_size)
+			return tdat_fail(err, f->path,
+					 f->buffers[i].section_offset, "%d"
+					 " instance CPU tables cannot fit in"
+					 " the file", ninst);
 		if (read_v6_flyrecord(f, &f->buffers[i],
 				      f->buffers[i].section_offset, err))
 			return -1;
+	}
 	return 0;
 }
 
@@ -214,7 +223,7 @@ static int read_v7_header(struct tdat_file *f, uint64_t *opt_off,
 static int read_options_chain(struct tdat_file *f, uint64_t off,
 			      struct option_sink *sink, struct tdat_error *err)
 {
-	uint64_t seen[1024];
+	uint64_t seen[1024], stored = 0;
 	int nseen = 0, i;
 
 	while (off) {
@@ -235,6 +244,13 @@ static int read_options_chain(struct tdat_file *f, uint64_t off,
 		if (h.id != TDAT_OPT_DONE)
 			return tdat_fail(err, f->path, off, "expected an options"
 					 " section, found section id %u", h.id);
+		/* Sections that overlap would be read (and their options
+		 * kept) again and again: real ones never sum past the file. */
+		stored += SECTION_HEADER_SIZE + h.size;
+		if (stored > f->file_size)
+			return tdat_fail(err, f->path, off, "options sections"
+					 " overlap (they add up to more than the"
+					 " file)");
 		if (section_read_body(f, &h, &body, err))
 			return -1;
 		r = options_parse_v7(f, body.data, body.len,
