@@ -10,7 +10,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 # Always on, even when CFLAGS is given on the command line.
 BASE_CFLAGS := -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_FILE_OFFSET_BITS=64
-CPPFLAGS += -Ilibfmt -Iconvert -Ireport -Itracefs -Icmds $(shell pkg-config --cflags libtraceevent 2>/dev/null)
+CPPFLAGS += -Ilibfmt -Iconvert -Ireport -Itracefs -Irecord -Icmds $(shell pkg-config --cflags libtraceevent 2>/dev/null)
 LDLIBS  += -lzstd -lz $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent) -lpthread -ldl
 PREFIX  ?= /usr/local
 B       ?= build
@@ -18,7 +18,7 @@ B       ?= build
 APPLETS := record report split merge restore convert check-events
 
 LIB_SRC  := $(wildcard libfmt/*.c) $(wildcard convert/*.c) $(wildcard report/*.c) \
-            $(wildcard tracefs/*.c)
+            $(wildcard tracefs/*.c) $(wildcard record/*.c)
 CMD_SRC  := $(wildcard cmds/*.c)
 MAIN_SRC := multicall/main.c
 UNIT_SRC := $(wildcard tests/unit/*.c)

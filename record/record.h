@@ -1,0 +1,49 @@
+/*
+ * record.h - the recorder's pieces that other applets reuse.
+ *
+ * restore -c writes the same header-only file that record writes when it
+ * starts.
+ *
+ * The on-disk state of a recording (the contract between record and
+ * restore, so that a SIGKILLed "record -o OUT" can be finished by
+ * "restore OUT").  While it runs, record keeps everything in the
+ * directory OUT.rec/:
+ *
+ *   OUT.rec/head.dat    header-only trace.dat written before tracing
+ *                       starts (record_header_only's content plus the
+ *                       recording's options: clock, uname, ...); may be
+ *                       rewritten (atomically) when the recording ends,
+ *                       to add per-CPU stats.
+ *   OUT.rec/manifest    text, written atomically before tracing starts:
+ *                         tracebox-recording 1
+ *                         page_size 4096
+ *                         buffer NAME clock CLOCK cpus N
+ *                         cpu NAME CPU FILE
+ *                       one "buffer" line per buffer ("-" names the top
+ *                       buffer, first), then one "cpu" line per CPU
+ *                       stream; FILE is relative to OUT.rec/.
+ *   OUT.rec/FILE        raw ring-buffer pages as read from
+ *                       trace_pipe_raw, page after page; the last page
+ *                       may be incomplete after a crash.
+ *
+ * On a normal end, record assembles OUT from OUT.rec with the same code
+ * restore uses (convert/assemble.h) and then removes OUT.rec.
+ */
+#ifndef TB_RECORD_H
+#define TB_RECORD_H
+
+#include "tracedat.h"
+
+/*
+ * Write a header-only trace.dat (metadata, no trace data) describing the
+ * running system: header_page, header_event, every event format (all
+ * systems), kallsyms, printk formats, saved cmdlines, uname, version,
+ * date.  tracing_dir NULL: find (and if needed mount) tracefs;
+ * kallsyms NULL: /proc/kallsyms.  Written to a temporary name and
+ * renamed.  0, or -1 with err.
+ */
+int record_header_only(const char *out, int version, enum tdat_codec codec,
+		       const char *tracing_dir, const char *kallsyms,
+		       struct tdat_error *err);
+
+#endif
