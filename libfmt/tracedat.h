@@ -348,4 +348,30 @@ uint32_t tdat_writer_chunk_size(const struct tdat_writer *w, int buf);
  * beside a latency top buffer); its data is then accepted and dropped. */
 int tdat_writer_keeps_buffer(const struct tdat_writer *w, int buf);
 
+/* ---- cutting pages (pagecut.c) ----------------------------------------- */
+
+/*
+ * Write into out (page_size bytes) a valid page holding only some data
+ * events of the page in, each with exactly its old absolute timestamp:
+ *   tdat_page_cut_index keeps the events whose index (0-based, in the
+ *     order tdat_page_iter_next yields them) is in [first, last);
+ *   tdat_page_cut_time keeps those with lo <= ts <= hi (both inclusive).
+ * The page header timestamp becomes the first kept event's time (delta
+ * 0); time extends are added where deltas need them; the input's
+ * time-extend, absolute-timestamp and padding items are dropped.  The
+ * missed-events flags (and a stored count) stay only if the first kept
+ * event is the page's first event: a drop belongs to the piece holding
+ * the event after it.  commit = bytes kept, the tail is zero.  With
+ * nothing kept, out is an empty page (commit 0, in's timestamp).
+ * Returns the number of events kept, or -1 (err: f's path, offset
+ * where, i.e. the page's file offset, or its position in the
+ * uncompressed stream).  in and out must not overlap.
+ */
+int tdat_page_cut_index(const struct tdat_file *f, const uint8_t *in,
+			uint32_t page_size, uint32_t first, uint32_t last,
+			uint8_t *out, uint64_t where, struct tdat_error *err);
+int tdat_page_cut_time(const struct tdat_file *f, const uint8_t *in,
+		       uint32_t page_size, uint64_t lo, uint64_t hi,
+		       uint8_t *out, uint64_t where, struct tdat_error *err);
+
 #endif

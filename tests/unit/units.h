@@ -16,4 +16,5 @@ void suite_pages(void);
 void suite_write(void);
 void suite_options(void);
 
+void suite_pagecut(void);
 #endif

@@ -1,0 +1,189 @@
+/*
+ * pagecut.c - keep part of a ring-buffer page (FORMAT.md 7): the events
+ * of an index or timestamp range, re-encoded as a valid page of its own.
+ *
+ * The kept events are copied item by item (header word, array[0] of
+ * long events, payload) with their deltas recomputed from absolute
+ * timestamps, so every kept event has exactly its old time:
+ *   - the page header timestamp becomes the first kept event's time and
+ *     that event's delta is 0;
+ *   - a later delta that does not fit 27 bits gets a time-extend item,
+ *     a time that goes backwards an absolute-timestamp item;
+ *   - the input's time-extend, absolute-timestamp and padding items are
+ *     not copied (they only carried time, or discarded events);
+ *   - the missed-events flags of the commit word (and a stored count)
+ *     stay only when the first kept event is the page's first event:
+ *     the drop happened before that event, so only the piece holding it
+ *     may claim it;
+ *   - commit = bytes of kept items; the rest of the page is zero.
+ * Kept events never need more room than they had, but the size is
+ * checked anyway.
+ */
+#include <string.h>
+#include "internal.h"
+
+#define COMMIT_MASK	0x07FFFFFFull
+#define MISSED_EVENTS	(1ull << 31)
+#define MISSED_STORED	(1ull << 30)
+#define DELTA_MAX	0x07FFFFFFull
+#define TYPE_EXTEND	30
+#define TYPE_STAMP	31
+
+struct cut_out {
+	const struct tdat_file *f;
+	uint8_t *page;
+	uint32_t pos;		/* next free byte, from page start */
+	uint32_t size;
+	uint64_t ts;		/* time of the last kept event */
+	int nkept;
+};
+
+static uint32_t header_word(const struct tdat_file *f, uint32_t type_len,
+			    uint32_t delta)
+{
+	if (f->big_endian)
+		return type_len << 27 | (delta & (uint32_t)DELTA_MAX);
+	return (delta & (uint32_t)DELTA_MAX) << 5 | type_len;
+}
+
+static uint32_t type_len_of(const struct tdat_file *f, const uint8_t *p)
+{
+	uint32_t w = tdat_get32(f, p);
+
+	return f->big_endian ? w >> 27 : w & 0x1F;
+}
+
+static int room(struct cut_out *o, uint32_t n)
+{
+	return o->pos + n <= o->size;
+}
+
+/* A time item (extend or absolute stamp) carrying v in 59 bits. */
+static int put_time_item(struct cut_out *o, uint32_t type, uint64_t v)
+{
+	uint8_t *p = o->page + o->pos;
+
+	if (!room(o, 8))
+		return -1;
+	tdat_put32(o->f, p, header_word(o->f, type, (uint32_t)(v & DELTA_MAX)));
+	tdat_put32(o->f, p + 4, (uint32_t)(v >> 27));
+	o->pos += 8;
+	return 0;
+}
+
+/* One kept event: its item with a new delta. */
+static int put_event(struct cut_out *o, const uint8_t *page,
+		     const struct tdat_event *ev)
+{
+	const uint8_t *item = page + ev->offset;
+	uint32_t hdr = (uint32_t)(ev->data - item);	/* 4, or 8 with array[0] */
+	uint32_t len = hdr + (ev->size + 3) / 4 * 4;
+	uint64_t delta = 0;
+	uint8_t *p;
+
+	if (o->nkept) {
+		if (ev->ts < o->ts) {
+			/* Back in time: only an absolute stamp can say it. */
+			if ((ev->ts ^ o->ts) >> 59 ||
+			    put_time_item(o, TYPE_STAMP, ev->ts))
+				return -1;
+		} else if (ev->ts - o->ts > DELTA_MAX) {
+			if (put_time_item(o, TYPE_EXTEND, ev->ts - o->ts))
+				return -1;
+		} else {
+			delta = ev->ts - o->ts;
+		}
+	}
+	if (!room(o, len))
+		return -1;
+	p = o->page + o->pos;
+	memcpy(p, item, len);
+	tdat_put32(o->f, p, header_word(o->f, type_len_of(o->f, item),
+					(uint32_t)delta));
+	o->pos += len;
+	o->ts = ev->ts;
+	o->nkept++;
+	return 0;
+}
+
+static void put_commit(const struct tdat_file *f, uint8_t *p, uint64_t v)
+{
+	if (f->commit_size == 4)
+		tdat_put32(f, p + 8, (uint32_t)v);
+	else
+		tdat_put64(f, p + 8, v);
+}
+
+enum cut_by { CUT_INDEX, CUT_TIME };
+
+static int cut_page(const struct tdat_file *f, const uint8_t *in,
+		    uint32_t page_size, enum cut_by by, uint64_t lo,
+		    uint64_t hi, uint8_t *out, uint64_t where,
+		    struct tdat_error *err)
+{
+	uint32_t hdr = (uint32_t)f->page_header_size;
+	struct cut_out o = { f, out, hdr, page_size, 0, 0 };
+	struct tdat_page_iter it;
+	struct tdat_event ev;
+	uint64_t commit, incommit, idx = 0;
+	int first_kept = 0, got;
+
+	if (page_size <= hdr || hdr < 8 + (uint32_t)f->commit_size)
+		return tdat_fail(err, f->path, where, "cannot cut a page of %u"
+				 " bytes with a %u-byte header", page_size,
+				 hdr);
+	if (tdat_page_iter_init(&it, f, in, page_size))
+		return tdat_fail(err, f->path, where, "page commit is larger"
+				 " than the page");
+	memset(out, 0, page_size);
+	while ((got = tdat_page_iter_next(&it, &ev)) == 1) {
+		int keep = by == CUT_INDEX ? idx >= lo && idx < hi :
+					     ev.ts >= lo && ev.ts <= hi;
+
+		if (keep && !o.nkept) {
+			first_kept = idx == 0;
+			tdat_put64(f, out, ev.ts);
+		}
+		if (keep && put_event(&o, in, &ev))
+			return tdat_fail(err, f->path, where, "kept events do"
+					 " not fit a page (time stamps run"
+					 " backwards too far?)");
+		idx++;
+	}
+	if (got < 0)
+		return tdat_fail(err, f->path, where + it.pos, "corrupt event"
+				 " in the page");
+	if (!o.nkept)
+		tdat_put64(f, out, tdat_get64(f, in));
+	commit = o.pos - hdr;
+	incommit = f->commit_size == 4 ? tdat_get32(f, in + 8) :
+					 tdat_get64(f, in + 8);
+	if (first_kept && o.nkept && (incommit & MISSED_EVENTS)) {
+		uint32_t count_at = hdr + (uint32_t)(incommit & COMMIT_MASK);
+		uint32_t w = (uint32_t)f->commit_size;
+
+		commit |= MISSED_EVENTS;
+		if ((incommit & MISSED_STORED) && room(&o, w) &&
+		    count_at + w <= page_size) {
+			commit |= MISSED_STORED;
+			memcpy(out + o.pos, in + count_at, w);
+		}
+	}
+	put_commit(f, out, commit);
+	return o.nkept;
+}
+
+int tdat_page_cut_index(const struct tdat_file *f, const uint8_t *in,
+			uint32_t page_size, uint32_t first, uint32_t last,
+			uint8_t *out, uint64_t where, struct tdat_error *err)
+{
+	return cut_page(f, in, page_size, CUT_INDEX, first, last, out, where,
+			err);
+}
+
+int tdat_page_cut_time(const struct tdat_file *f, const uint8_t *in,
+		       uint32_t page_size, uint64_t lo, uint64_t hi,
+		       uint8_t *out, uint64_t where, struct tdat_error *err)
+{
+	return cut_page(f, in, page_size, CUT_TIME, lo, hi, out, where, err);
+}

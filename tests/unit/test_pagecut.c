@@ -1,0 +1,343 @@
+/*
+ * test_pagecut.c - the page cutter (libfmt/pagecut.c) on real pages.
+ *
+ * Every page of several fixtures is cut at many index and time ranges;
+ * the cut page must walk cleanly and yield exactly the events of the
+ * range, with the same absolute timestamps and payload bytes.  Missed-
+ * event flags, deltas that need a time extend and time going backwards
+ * are checked on copies of real pages changed here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "units.h"
+#include "internal.h"
+
+#define MAXEV 1024
+
+struct evcopy {
+	uint64_t ts;
+	uint32_t size;
+	const uint8_t *data;
+};
+
+/* The data events of a page; -1 if it does not walk. */
+static int page_events(const struct tdat_file *f, const uint8_t *page,
+		       uint32_t ps, struct evcopy *ev, int64_t *missed)
+{
+	struct tdat_page_iter it;
+	struct tdat_event e;
+	int n = 0, got;
+
+	if (tdat_page_iter_init(&it, f, page, ps))
+		return -1;
+	while ((got = tdat_page_iter_next(&it, &e)) == 1 && n < MAXEV) {
+		ev[n].ts = e.ts;
+		ev[n].size = e.size;
+		ev[n].data = e.data;
+		n++;
+	}
+	if (missed)
+		*missed = it.missed;
+	return got < 0 ? -1 : n;
+}
+
+static uint64_t commit_of(const struct tdat_file *f, const uint8_t *page)
+{
+	return f->commit_size == 4 ? tdat_get32(f, page + 8) :
+				     tdat_get64(f, page + 8);
+}
+
+/* The tail after the commit (and a stored count) is zero. */
+static int tail_is_zero(const struct tdat_file *f, const uint8_t *p,
+			uint32_t ps)
+{
+	uint64_t c = commit_of(f, p);
+	uint32_t at = (uint32_t)f->page_header_size + (uint32_t)(c & 0x07FFFFFF);
+
+	if (c & (1ull << 30))
+		at += (uint32_t)f->commit_size;
+	for (; at < ps; at++)
+		if (p[at])
+			return 0;
+	return 1;
+}
+
+/* in's events [a, b) == out's events. */
+static int same_events(const struct evcopy *in, int a, int b,
+		       const struct evcopy *out, int nout)
+{
+	int i;
+
+	if (nout != b - a)
+		return 0;
+	for (i = 0; i < nout; i++)
+		if (in[a + i].ts != out[i].ts ||
+		    in[a + i].size != out[i].size ||
+		    memcmp(in[a + i].data, out[i].data, out[i].size))
+			return 0;
+	return 1;
+}
+
+static struct evcopy in_ev[MAXEV], out_ev[MAXEV];
+
+/* Cut one page at a handful of ranges, by index and by time. */
+static void cut_ranges(const struct tdat_file *f, const uint8_t *page,
+		       uint32_t ps, uint8_t *out, unsigned *checked)
+{
+	struct tdat_error err;
+	int n = page_events(f, page, ps, in_ev, NULL), a, b, k, m;
+	int cuts[] = { 0, 1, 2, 3, 7, 20, 50 };
+
+	CU_ASSERT_FATAL(n >= 0);
+	for (a = 0; a < 7; a++) {
+		for (b = a; b < 7; b++) {
+			int lo = cuts[a] < n ? cuts[a] : n;
+			int hi = b == 6 ? n : cuts[b] < n ? cuts[b] : n;
+
+			k = tdat_page_cut_index(f, page, ps, lo, hi, out, 0,
+						&err);
+			CU_ASSERT_EQUAL(k, hi - lo);
+			m = page_events(f, out, ps, out_ev, NULL);
+			CU_ASSERT(same_events(in_ev, lo, hi, out_ev, m));
+			CU_ASSERT(tail_is_zero(f, out, ps));
+			if (m > 0)
+				CU_ASSERT_EQUAL(tdat_get64(f, out), out_ev[0].ts);
+			if (hi > lo && lo < n) {
+				/* the same range by time (ties included) */
+				int tl = lo, th = hi;
+
+				while (tl > 0 && in_ev[tl - 1].ts == in_ev[lo].ts)
+					tl--;
+				while (th < n && in_ev[th].ts == in_ev[hi - 1].ts)
+					th++;
+				k = tdat_page_cut_time(f, page, ps,
+						       in_ev[lo].ts,
+						       in_ev[hi - 1].ts, out,
+						       0, &err);
+				CU_ASSERT_EQUAL(k, th - tl);
+				m = page_events(f, out, ps, out_ev, NULL);
+				CU_ASSERT(same_events(in_ev, tl, th, out_ev, m));
+			}
+			(*checked)++;
+		}
+	}
+}
+
+static void cut_fixture(const char *name)
+{
+	struct tdat_error err;
+	struct tdat_file *f = tdat_open(fixture(name), &err);
+	unsigned checked = 0, pages = 0;
+	int b, c;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	for (b = 0; b < f->nbuffers; b++) {
+		uint32_t ps = f->buffers[b].page_size;
+		uint8_t *out = malloc(ps);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+		for (c = 0; c < f->buffers[b].ncpus; c++) {
+			struct tdat_cpu_reader *r;
+			const uint8_t *page;
+			uint64_t off;
+
+			if (!f->buffers[b].cpus[c].size)
+				continue;
+			r = tdat_cpu_open(f, b, c, &err);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+			while (tdat_cpu_next_page(r, &page, &off, &err) == 1) {
+				cut_ranges(f, page, ps, out, &checked);
+				pages++;
+			}
+			tdat_cpu_close(r);
+		}
+		free(out);
+	}
+	CU_ASSERT(pages > 0 && checked > 0);
+	tdat_close(f);
+}
+
+static void test_cut_v6(void)
+{
+	cut_fixture("v6-sched-irq.dat");
+	cut_fixture("v6-2inst-irq-top-sched-inst1.dat");
+}
+
+static void test_cut_v7(void)
+{
+	cut_fixture("v7-zstd-markers-raw_syscalls.dat");
+	cut_fixture("v7-zlib-sched-irq-tc34.dat");
+	cut_fixture("v7-zstd-clock-x86tsc-tc34.dat");
+}
+
+/* The first page with at least min events of f's first buffer, copied. */
+static uint8_t *first_busy_page(struct tdat_file *f, int min)
+{
+	struct tdat_error err;
+	struct tdat_cpu_reader *r = tdat_cpu_open(f, 0, 0, &err);
+	uint32_t ps = f->buffers[0].page_size;
+	const uint8_t *page;
+	uint8_t *copy = NULL;
+	uint64_t off;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	while (!copy && tdat_cpu_next_page(r, &page, &off, &err) == 1) {
+		if (page_events(f, page, ps, in_ev, NULL) < min)
+			continue;
+		copy = malloc(ps);
+		memcpy(copy, page, ps);
+	}
+	tdat_cpu_close(r);
+	return copy;
+}
+
+/* Missed events stay with the piece that holds the page's first event. */
+static void test_cut_missed(void)
+{
+	struct tdat_error err;
+	struct tdat_file *f = tdat_open(fixture("v6-sched-irq.dat"), &err);
+	uint8_t *page, *out;
+	uint32_t ps, used;
+	int64_t missed;
+	uint64_t c;
+	int n;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	ps = f->buffers[0].page_size;
+	page = first_busy_page(f, 10);
+	out = malloc(ps);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+	/* flag + stored count 1234 right after the data */
+	c = commit_of(f, page);
+	used = (uint32_t)(c & 0x07FFFFFF);
+	CU_ASSERT_FATAL(f->page_header_size + used + 8 <= ps);
+	tdat_put64(f, page + 8, c | (1ull << 31) | (1ull << 30));
+	tdat_put64(f, page + f->page_header_size + used, 1234);
+	n = page_events(f, page, ps, in_ev, &missed);
+	CU_ASSERT_EQUAL(missed, 1234);
+
+	CU_ASSERT_EQUAL(tdat_page_cut_index(f, page, ps, 0, 3, out, 0, &err), 3);
+	page_events(f, out, ps, out_ev, &missed);
+	CU_ASSERT_EQUAL(missed, 1234);
+	CU_ASSERT(tail_is_zero(f, out, ps));
+
+	CU_ASSERT_EQUAL(tdat_page_cut_index(f, page, ps, 3, n, out, 0, &err),
+			n - 3);
+	page_events(f, out, ps, out_ev, &missed);
+	CU_ASSERT_EQUAL(missed, 0);
+	CU_ASSERT(tail_is_zero(f, out, ps));
+
+	/* flag without a count */
+	tdat_put64(f, page + 8, c | (1ull << 31));
+	CU_ASSERT_EQUAL(tdat_page_cut_index(f, page, ps, 0, n, out, 0, &err), n);
+	page_events(f, out, ps, out_ev, &missed);
+	CU_ASSERT_EQUAL(missed, -1);
+	/* nothing kept: an empty page, no claim */
+	CU_ASSERT_EQUAL(tdat_page_cut_index(f, page, ps, n, n, out, 0, &err), 0);
+	CU_ASSERT_EQUAL(commit_of(f, out), 0);
+	free(page);
+	free(out);
+	tdat_close(f);
+}
+
+/* A page rebuilt here: events of a real page with wide and backward gaps. */
+static void test_cut_time_items(void)
+{
+	struct tdat_error err;
+	struct tdat_file *f = tdat_open(fixture("v6-sched-irq.dat"), &err);
+	uint32_t ps, hdr;
+	uint8_t *page, *out, *stretched;
+	struct tdat_page_iter it;
+	struct tdat_event ev;
+	uint64_t want[MAXEV], shift = 0;
+	int n = 0, m, i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	ps = f->buffers[0].page_size;
+	hdr = (uint32_t)f->page_header_size;
+	page = first_busy_page(f, 10);
+	out = malloc(ps);
+	stretched = calloc(1, ps);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+	/*
+	 * Put a time extend of 2^30 ns before every third event: cutting
+	 * in between must re-create the extends from absolute times.
+	 */
+	{
+		uint32_t pos = hdr;
+		uint64_t prev;
+
+		tdat_page_iter_init(&it, f, page, ps);
+		prev = tdat_get64(f, page);
+		memcpy(stretched, page, 8);
+		while (tdat_page_iter_next(&it, &ev) == 1 &&
+		       pos + 8 + 4 + ev.size + 8 < ps - 64) {
+			uint32_t len = (uint32_t)(ev.data - (page + ev.offset)) +
+				       ev.size;
+			uint32_t delta = (uint32_t)(ev.ts - prev), w;
+
+			if (n % 3 == 2) {
+				tdat_put32(f, stretched + pos, 30);
+				tdat_put32(f, stretched + pos + 4, 8);
+				shift += 8ull << 27;
+				pos += 8;
+			}
+			memcpy(stretched + pos, page + ev.offset, len);
+			w = tdat_get32(f, stretched + pos);
+			tdat_put32(f, stretched + pos, (w & 0x1F) | delta << 5);
+			pos += len;
+			want[n++] = ev.ts + shift;
+			prev = ev.ts;
+		}
+		tdat_put64(f, stretched + 8, pos - hdr);
+	}
+	m = page_events(f, stretched, ps, in_ev, NULL);
+	CU_ASSERT_EQUAL_FATAL(m, n);
+	for (i = 0; i < n; i++)
+		CU_ASSERT_EQUAL(in_ev[i].ts, want[i]);
+	for (i = 0; i + 2 <= n; i++) {
+		CU_ASSERT_EQUAL(tdat_page_cut_index(f, stretched, ps, i, n, out,
+						    0, &err), n - i);
+		m = page_events(f, out, ps, out_ev, NULL);
+		CU_ASSERT(same_events(in_ev, i, n, out_ev, m));
+		CU_ASSERT(tail_is_zero(f, out, ps));
+	}
+	free(page);
+	free(out);
+	free(stretched);
+	tdat_close(f);
+}
+
+/* A corrupt page is refused with the offset given. */
+static void test_cut_corrupt(void)
+{
+	struct tdat_error err;
+	struct tdat_file *f = tdat_open(fixture("v6-sched-irq.dat"), &err);
+	uint32_t ps;
+	uint8_t *page, *out;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	ps = f->buffers[0].page_size;
+	page = first_busy_page(f, 1);
+	out = malloc(ps);
+	tdat_put64(f, page + 8, ps * 2);
+	CU_ASSERT_EQUAL(tdat_page_cut_index(f, page, ps, 0, 5, out, 4096, &err),
+			-1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "offset 4096"));
+	free(page);
+	free(out);
+	tdat_close(f);
+}
+
+void suite_pagecut(void)
+{
+	CU_pSuite s = CU_add_suite("pagecut", NULL, NULL);
+
+	CU_add_test(s, "cut every v6 page at many ranges", test_cut_v6);
+	CU_add_test(s, "cut every v7 page at many ranges", test_cut_v7);
+	CU_add_test(s, "missed events stay with the first event",
+		    test_cut_missed);
+	CU_add_test(s, "time extends re-created", test_cut_time_items);
+	CU_add_test(s, "corrupt page refused", test_cut_corrupt);
+}
