@@ -1,16 +1,32 @@
 /*
  * restore.c - the restore applet: rebuild a trace.dat from what is left.
- * Only its usage for now; the work comes with issue 5.
+ *
+ *   restore -c [-o HEAD]            header-only file (record_header_only)
+ *   restore [-i HEAD] [-o OUT] CPUFILE...   raw per-CPU files -> OUT
+ *   restore [-o OUT] OUT            a killed "record -o OUT": OUT.rec/
+ *   restore -o OUT DAMAGED          salvage a damaged trace.dat
+ *
+ * The work is in convert/assemble.c and convert/salvage.c; this file
+ * decides which of them the arguments ask for.  Inputs are only read.
  */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cmds.h"
+#include "assemble.h"
+#include "salvage.h"
+#include "record.h"
 
 static const char usage[] =
 "usage: tracebox restore -c [-o HEAD] [-t TRACING_DIR] [-k KALLSYMS]\n"
 "       tracebox restore [-i HEAD] [-o OUT] CPUFILE...\n"
 "       tracebox restore -o OUT DAMAGED\n"
-"       tracebox restore OUT\n"
+"       tracebox restore [-o OUT] RECORDING\n"
 "\n"
 "Rebuild a trace.dat.\n"
 "\n"
@@ -19,31 +35,334 @@ static const char usage[] =
 "  -t DIR              with -c: read formats from this tracing directory\n"
 "  -k FILE             with -c: read kallsyms from this file\n"
 "  -i HEAD             take the metadata from this header-only file\n"
+"                      (without -i: from the running system)\n"
 "  -o FILE             output file (default trace.dat)\n"
 "  CPUFILE...          raw per-CPU page files for CPU 0, 1, ... (such as\n"
 "                      the trace.dat.cpuN left by a killed recorder)\n"
 "  DAMAGED             a truncated or corrupt trace.dat: keep every\n"
 "                      complete page and decodable chunk, and say what\n"
-"                      was dropped (buffer, CPU, offset, bytes)\n"
-"  OUT                 alone: finish the file of a killed \"record -o OUT\"\n"
-"                      from what it left on disk\n"
+"                      was dropped (buffer, CPU, offset, bytes) and what\n"
+"                      was inferred\n"
+"  RECORDING           OUT (or OUT.rec) alone: finish the file of a killed\n"
+"                      \"record -o OUT\" from what it left in OUT.rec/\n"
+"  --file-version 6|7  output version (default: the input's or HEAD's)\n"
+"  --compression ALG   none, zlib, zstd or any (with --file-version 7)\n"
+"  -q                  do not tell what was dropped or inferred\n"
 "  -h, --help          show this help\n"
 "\n"
-"The input is never modified; the output is written under a temporary\n"
-"name and renamed when complete.\n"
-"\n"
-"This applet is not implemented yet.\n";
+"Pages the kernel never filled, cut short or corrupt are dropped, one\n"
+"line each on stderr.  The input is never modified; the output is\n"
+"written under a temporary name and renamed when complete.\n";
 
-int cmd_restore(int argc, char **argv)
+enum { OPT_VERSION = 256, OPT_COMPRESSION };
+
+static const struct option long_opts[] = {
+	{ "file-version", required_argument, NULL, OPT_VERSION },
+	{ "compression", required_argument, NULL, OPT_COMPRESSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct args {
+	int create;		/* -c */
+	const char *head;	/* -i */
+	const char *out;	/* -o */
+	const char *tracing_dir;
+	const char *kallsyms;
+	int version;		/* 0: the input's */
+	const char *compression;
+	int quiet;
+	char **files;
+	int nfiles;
+};
+
+static int usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tracebox restore: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see tracebox restore --help)\n", stderr);
+	return 2;
+}
+
+static int failed(const struct tdat_error *err)
+{
+	fprintf(stderr, "tracebox restore: %s\n", err->msg);
+	return 1;
+}
+
+static int parse_args(struct args *a, int argc, char **argv)
+{
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":hci:o:t:k:q", long_opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(usage, stdout);
+			return 1;
+		case 'c':
+			a->create = 1;
+			break;
+		case 'i':
+			a->head = optarg;
+			break;
+		case 'o':
+			a->out = optarg;
+			break;
+		case 't':
+			a->tracing_dir = optarg;
+			break;
+		case 'k':
+			a->kallsyms = optarg;
+			break;
+		case 'q':
+			a->quiet = 1;
+			break;
+		case OPT_VERSION:
+			if (strcmp(optarg, "6") && strcmp(optarg, "7"))
+				return usage_error("--file-version: \"%s\" is"
+						   " not 6 or 7", optarg);
+			a->version = optarg[0] - '0';
+			break;
+		case OPT_COMPRESSION:
+			a->compression = optarg;
+			break;
+		case ':':
+			return usage_error("option \"%s\" needs a value",
+					   argv[optind - 1]);
+		default:
+			return usage_error("unknown option \"%s\"",
+					   argv[optind - 1]);
+		}
+	}
+	a->files = argv + optind;
+	a->nfiles = argc - optind;
+	return 0;
+}
+
+static int pick_codec(const struct args *a, struct convert_opts *o)
+{
+	const char *c = a->compression;
+
+	o->version = a->version;
+	if (!c)
+		c = a->version == 7 ? "zstd" : "none";
+	else if (!a->version)
+		return usage_error("--compression needs --file-version");
+	if (!strcmp(c, "any"))
+		c = a->version == 6 ? "none" : "zstd";
+	if (tdat_codec_by_name(c, &o->codec))
+		return usage_error("--compression: \"%s\" is not none, zlib,"
+				   " zstd or any", c);
+	if (a->version == 6 && o->codec != TDAT_CODEC_NONE)
+		return usage_error("version 6 files are never compressed");
+	return 0;
+}
+
+static void warn_line(void *ctx, const char *msg)
+{
+	fprintf(stderr, "tracebox restore: %s\n", msg);
+}
+
+/* ---- what the arguments name ---- */
+
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return 1;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* Starts with the trace.dat magic. */
+static int is_tracedat(const char *path)
+{
+	static const char magic[10] = "\x17\x08\x44tracing";
+	char b[10];
+	FILE *fp = fopen(path, "rb");
+	int r;
+
+	if (!fp)
+		return 0;
+	r = fread(b, 1, sizeof(b), fp) == sizeof(b) &&
+	    !memcmp(b, magic, sizeof(b));
+	fclose(fp);
+	return r;
+}
+
+static int has_manifest(const char *dir)
+{
+	char path[4300];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/manifest", dir);
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* ---- the modes ---- */
+
+static int create_head(const struct args *a)
+{
+	const char *out = a->out ? a->out : "trace-partial.dat";
+	enum tdat_codec codec = TDAT_CODEC_NONE;
+	struct convert_opts o;
+	struct tdat_error err;
+
+	if (a->nfiles)
+		return usage_error("-c takes no file arguments");
+	if (a->head)
+		return usage_error("-c and -i do not go together");
+	memset(&o, 0, sizeof(o));
+	if (a->version && pick_codec(a, &o))
+		return 2;
+	if (a->version)
+		codec = o.codec;
+	if (record_header_only(out, a->version ? a->version : 7, codec,
+			       a->tracing_dir, a->kallsyms, &err))
+		return failed(&err);
+	return 0;
+}
+
+static int check_inputs(const struct args *a, const char *out)
 {
 	int i;
 
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage, stdout);
-			return 0;
-		}
+	if (a->head && same_file(a->head, out))
+		return usage_error("the output \"%s\" is the input \"%s\"",
+				   out, a->head);
+	for (i = 0; i < a->nfiles; i++)
+		if (same_file(a->files[i], out))
+			return usage_error("the output \"%s\" is the input"
+					   " \"%s\"", out, a->files[i]);
+	return 0;
+}
+
+/* CPU files without -i: the metadata of the running system. */
+static int assemble_local(const struct args *a, const char *out,
+			  const struct convert_opts *o)
+{
+	char head[4200];
+	struct tdat_error err;
+	int r;
+
+	snprintf(head, sizeof(head), "%s.head-%ld", out, (long)getpid());
+	if (record_header_only(head, o->version ? o->version : 7,
+			       o->version ? o->codec : TDAT_CODEC_NONE, NULL,
+			       NULL, &err)) {
+		fprintf(stderr, "tracebox restore: no -i HEAD given, and the"
+			" running system's metadata cannot be read: %s\n",
+			err.msg);
+		return 1;
 	}
-	fprintf(stderr, "tracebox restore: not implemented yet\n");
-	return 2;
+	r = assemble_cpu_files(head, a->files, a->nfiles, out, o, &err);
+	unlink(head);
+	return r ? failed(&err) : 0;
+}
+
+static int cpu_files(const struct args *a, const struct convert_opts *o)
+{
+	const char *out = a->out ? a->out : "trace.dat";
+	struct tdat_error err;
+
+	if (!a->nfiles)
+		return usage_error("no CPU files given");
+	if (check_inputs(a, out))
+		return 2;
+	if (!a->head)
+		return assemble_local(a, out, o);
+	if (assemble_cpu_files(a->head, a->files, a->nfiles, out, o, &err))
+		return failed(&err);
+	return 0;
+}
+
+/* OUT.rec/ (named as OUT or as OUT.rec) -> OUT, or -o's name. */
+static int recording(const struct args *a, const char *rec, const char *out,
+		     const struct convert_opts *o)
+{
+	struct tdat_error err;
+
+	if (a->out)
+		out = a->out;
+	if (assemble_recording(rec, out, o, &err))
+		return failed(&err);
+	if (!a->quiet)
+		fprintf(stderr, "tracebox restore: wrote %s from %s/ (which"
+			" can go now)\n", out, rec);
+	return 0;
+}
+
+static int one_file(const struct args *a, const struct convert_opts *o)
+{
+	const char *f = a->files[0];
+	char rec[4200], out[4200];
+	size_t n = strlen(f);
+	struct tdat_error err;
+
+	snprintf(rec, sizeof(rec), "%s.rec", f);
+	if (is_dir(rec) && has_manifest(rec))
+		return recording(a, rec, f, o);
+	if (n > 4 && !strcmp(f + n - 4, ".rec") && is_dir(f) &&
+	    has_manifest(f)) {
+		snprintf(out, sizeof(out), "%.*s", (int)(n - 4), f);
+		return recording(a, f, out, o);
+	}
+	if (!is_tracedat(f)) {
+		if (access(f, F_OK))
+			return usage_error("\"%s\" does not exist, and there is"
+					   " no %s/manifest", f, rec);
+		return cpu_files(a, o);		/* one raw CPU file */
+	}
+	if (!a->out)
+		return usage_error("\"%s\" is a trace.dat and there is no %s/:"
+				   " to salvage it, name a new output with -o",
+				   f, rec);
+	if (same_file(f, a->out))
+		return usage_error("the output \"%s\" is the input", a->out);
+	if (salvage_file(f, a->out, o, &err))
+		return failed(&err);
+	return 0;
+}
+
+int cmd_restore(int argc, char **argv)
+{
+	struct convert_opts o;
+	struct args a;
+	int r;
+
+	r = parse_args(&a, argc, argv);
+	if (r)
+		return r == 1 ? 0 : r;
+	if (a.create)
+		return create_head(&a);
+	if ((a.tracing_dir || a.kallsyms))
+		return usage_error("-t and -k go with -c");
+	memset(&o, 0, sizeof(o));
+	if (a.version && pick_codec(&a, &o))
+		return 2;
+	if (a.compression && !a.version)
+		return usage_error("--compression needs --file-version");
+	if (!a.quiet)
+		o.warn = warn_line;
+	if (a.nfiles == 1 && !a.head)
+		return one_file(&a, &o);
+	return cpu_files(&a, &o);
 }

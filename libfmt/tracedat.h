@@ -348,6 +348,35 @@ uint32_t tdat_writer_chunk_size(const struct tdat_writer *w, int buf);
  * beside a latency top buffer); its data is then accepted and dropped. */
 int tdat_writer_keeps_buffer(const struct tdat_writer *w, int buf);
 
+/* ---- salvage: checks for damaged or raw data (restore) ------------------ */
+
+/* The event ids the file's formats declare (a bitmap over u16). */
+struct tdat_event_ids {
+	uint8_t known[8192];
+	int count;		/* 0: no formats, every id passes */
+};
+int tdat_event_ids_load(const struct tdat_file *f, struct tdat_event_ids *ids,
+			struct tdat_error *err);
+int tdat_event_id_known(const struct tdat_event_ids *ids, uint16_t id);
+
+enum { TDAT_PAGE_OK = 0, TDAT_PAGE_EMPTY = 1, TDAT_PAGE_BAD = 2 };
+struct tdat_page_check {
+	int nevents;		/* data events */
+	uint64_t page_ts;	/* the header's time stamp */
+	uint64_t last_ts;	/* after the last item */
+	const char *why;	/* EMPTY or BAD: what is wrong, for messages */
+};
+/*
+ * Strictly check a page as the kernel writes it: commit within the page
+ * and no reserved bit set, items walking exactly to the commit, every
+ * data event of a known id (ids may be NULL), absolute stamps not before
+ * the page's.  TDAT_PAGE_OK with events, TDAT_PAGE_EMPTY (commit 0 or no
+ * event), or TDAT_PAGE_BAD.
+ */
+int tdat_page_check(const struct tdat_file *f, const uint8_t *page,
+		    uint32_t page_size, const struct tdat_event_ids *ids,
+		    struct tdat_page_check *pc);
+
 /* ---- cutting pages (pagecut.c) ----------------------------------------- */
 
 /*
