@@ -8,47 +8,12 @@
 #include "info.h"
 #include "inputs.h"
 #include "event_formats.h"
+#include "json.h"
+#include "pipeline.h"
 
 static void warn_stderr(void *ctx, const char *msg)
 {
 	fprintf(stderr, "tracebox report: %s\n", msg);
-}
-
-static void print_events(struct printer *p, struct stream *s,
-			 struct input *in)
-{
-	struct event_view v;
-	struct tep_record rec;
-	struct stream_cpu *c;
-
-	memset(&rec, 0, sizeof(rec));
-	memset(&v, 0, sizeof(v));
-	v.rec = &rec;
-	while ((c = stream_peek(s))) {
-		struct input *i = &in[c->input];
-
-		rec.ts = c->ts;
-		rec.offset = c->page_offset + c->ev.offset;
-		rec.missed_events = c->missed;
-		rec.size = (int)c->ev.size;
-		rec.record_size = (int)c->ev.size;
-		rec.data = (void *)c->ev.data;
-		rec.cpu = c->cpu;
-		if (!i->filtering || event_filter_keep(&i->filter, i->tep,
-						       &rec)) {
-			v.tep = i->tep;
-			v.ts = c->ts;
-			v.time_is_ns = i->time_is_ns;
-			v.has_clock = i->has_clock;
-			v.label = i->labels[c->buf];
-			v.path = i->path;
-			v.buffer = c->f->buffers[c->buf].name;
-			p->line(p, &v);
-		}
-		stream_advance(s, c);
-		if (p->o->error)
-			break;
-	}
 }
 
 /*
@@ -125,28 +90,6 @@ static int print_heads(struct outbuf *o, const struct report_opts *ro,
 	return 0;
 }
 
-/*
- * Options parsed but not built yet: refused by name rather than ignored,
- * so that no script gets output that silently differs from trace-cmd's.
- * Each entry goes when its feature lands.
- */
-static int refuse_unsupported(const struct report_opts *ro)
-{
-	const struct { int set; const char *what; } later[] = {
-		{ ro->json, "--json" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(later) / sizeof(later[0]); i++) {
-		if (later[i].set) {
-			fprintf(stderr, "tracebox report: %s: not supported"
-				" yet\n", later[i].what);
-			return 1;
-		}
-	}
-	return 0;
-}
-
 static int report_events(const struct report_opts *ro, struct input *in,
 			 const struct cpu_set *cpus)
 {
@@ -165,7 +108,9 @@ static int report_events(const struct report_opts *ro, struct input *in,
 	po.ts_diff = ro->ts_diff;
 	outbuf_init(&o, stdout);
 	print_init(&p, &o, &po);
-	if (print_heads(&o, ro, in))
+	if (ro->json)	/* no cpus= lines: every line is an object */
+		json_printer_init(&p, ro->ninputs > 1);
+	else if (print_heads(&o, ro, in))
 		goto out;
 	for (k = 0; k < ro->ninputs; k++)
 		input_adjust(ro, &ro->inputs[k], in[k].f, &s.adjust[k]);
@@ -174,7 +119,7 @@ static int report_events(const struct report_opts *ro, struct input *in,
 	if (add_buffers(&s, in, ro->ninputs, cpus))
 		ret = 1;
 	else
-		print_events(&p, &s, in);
+		report_print_events(&p, &s, in, ro);
 out:
 	if (outbuf_flush(&o)) {
 		fprintf(stderr, "tracebox report: write error on output\n");
@@ -195,8 +140,6 @@ int report_run(const struct report_opts *ro)
 	char err[600];
 	int ret;
 
-	if (refuse_unsupported(ro))
-		return 2;
 	/* trace-cmd's order: -e, --events, --event, then the others. */
 	if (ro->event_regex && !(ro->show & (SHOW_ENDIAN | SHOW_FORMATS)))
 		return report_event_formats(ro);
