@@ -22,6 +22,12 @@
  *                       one "buffer" line per buffer ("-" names the top
  *                       buffer, first), then one "cpu" line per CPU
  *                       stream; FILE is relative to OUT.rec/.
+ *   OUT.rec/output      added later: one line "VERSION CODEC" ("6 none",
+ *                       "7 zstd"), the file the recording was asked for.
+ *                       head.dat is always v7 "none" (quick to write
+ *                       twice; compressing kallsyms is not), so restore
+ *                       OUT should take version and codec from this file
+ *                       when it is there.
  *   OUT.rec/FILE        raw ring-buffer pages as read from
  *                       trace_pipe_raw, page after page; the last page
  *                       may be incomplete after a crash.

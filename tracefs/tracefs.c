@@ -1,4 +1,5 @@
-/* tracefs.c - find (or mount) the live tracefs and read its files. */
+/* tracefs.c - find (or mount) the live tracefs, read and write its files,
+ * create and remove instances. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -239,4 +240,79 @@ void tfs_names_free(struct tfs_names *names)
 	free(names->v);
 	names->v = NULL;
 	names->n = 0;
+}
+
+static int write_flags(const char *dir, const char *name, const char *text,
+		       int flags, struct tdat_error *err)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(text);
+	ssize_t n;
+	int fd, e;
+
+	if (join(path, dir, name, err))
+		return -1;
+	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
+	if (fd < 0)
+		return fail(err, "%s: cannot open: %s", path, strerror(errno));
+	do
+		n = write(fd, text, len);
+	while (n < 0 && errno == EINTR);
+	e = errno;
+	close(fd);
+	if (n < 0)
+		return fail(err, "%s: cannot write \"%.*s\": %s", path,
+			    (int)strcspn(text, "\n"), text, strerror(e));
+	if ((size_t)n != len)
+		return fail(err, "%s: short write (%zd of %zu bytes)", path,
+			    n, len);
+	return 0;
+}
+
+int tfs_write(const char *dir, const char *name, const char *text,
+	      struct tdat_error *err)
+{
+	return write_flags(dir, name, text, 0, err);
+}
+
+int tfs_write_trunc(const char *dir, const char *name, const char *text,
+		    struct tdat_error *err)
+{
+	return write_flags(dir, name, text, O_TRUNC, err);
+}
+
+int tfs_exists(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	struct tdat_error err;
+
+	return !join(path, dir, name, &err) && access(path, F_OK) == 0;
+}
+
+int tfs_instance_create(const char *dir, const char *name,
+			struct tdat_error *err)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/instances/%s", dir, name);
+
+	if (n < 0 || n >= (int)sizeof(path))
+		return fail(err, "%s/instances/%s: path too long", dir, name);
+	if (mkdir(path, 0755))
+		return fail(err, "%s: cannot create the instance: %s", path,
+			    strerror(errno));
+	return 0;
+}
+
+int tfs_instance_remove(const char *dir, const char *name,
+			struct tdat_error *err)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/instances/%s", dir, name);
+
+	if (n < 0 || n >= (int)sizeof(path))
+		return fail(err, "%s/instances/%s: path too long", dir, name);
+	if (rmdir(path))
+		return fail(err, "%s: cannot remove the instance: %s", path,
+			    strerror(errno));
+	return 0;
 }

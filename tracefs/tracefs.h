@@ -40,4 +40,23 @@ int tfs_subdirs(const char *dir, const char *name, struct tfs_names *out,
 		struct tdat_error *err);
 void tfs_names_free(struct tfs_names *names);
 
+/*
+ * Write text to the control file dir/name (open, one write, close): the
+ * kernel takes each write as one command.  Errors name the path and the
+ * kernel's answer.
+ */
+int tfs_write(const char *dir, const char *name, const char *text,
+	      struct tdat_error *err);
+/* Same, opening with O_TRUNC (set_event, filters: clear, then set). */
+int tfs_write_trunc(const char *dir, const char *name, const char *text,
+		    struct tdat_error *err);
+/* 1 if dir/name exists, else 0. */
+int tfs_exists(const char *dir, const char *name);
+
+/* Create and remove the instance dir/instances/name. */
+int tfs_instance_create(const char *dir, const char *name,
+			struct tdat_error *err);
+int tfs_instance_remove(const char *dir, const char *name,
+			struct tdat_error *err);
+
 #endif

@@ -17,4 +17,5 @@ void suite_write(void);
 void suite_options(void);
 
 void suite_pagecut(void);
+void suite_record_opts(void);
 #endif
