@@ -403,4 +403,19 @@ int tdat_page_cut_time(const struct tdat_file *f, const uint8_t *in,
 		       uint32_t page_size, uint64_t lo, uint64_t hi,
 		       uint8_t *out, uint64_t where, struct tdat_error *err);
 
+/* ---- decompressing single chunks (chunkdec.c) --------------------------- */
+
+/*
+ * For callers that walk a compressed CPU stream with tdat_cpu_next_chunk
+ * (to pass most chunks on as they are) and need the pages of some: out
+ * gets exactly usize bytes, or -1 (err names f's path and where, the
+ * chunk's file offset).  One decoder per thread.
+ */
+struct tdat_chunk_decoder;
+struct tdat_chunk_decoder *tdat_chunk_decoder_new(const struct tdat_file *f);
+int tdat_chunk_decode(struct tdat_chunk_decoder *d, const void *data,
+		      uint32_t csize, void *out, uint32_t usize,
+		      uint64_t where, struct tdat_error *err);
+void tdat_chunk_decoder_free(struct tdat_chunk_decoder *d);
+
 #endif
