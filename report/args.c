@@ -36,9 +36,12 @@ static const struct { const char *name; unsigned bit; } show_opts[] = {
 	{ "last-event", SHOW_LAST },
 };
 
-/* ':' first: a missing argument is told apart from an unknown option.
- * -r -n -O -H -L -w -G are trace-cmd's, not supported (see below). */
-static const char short_opts[] = ":hi:RtNqF:vlEfPeISTV::r:n:O:H:LwG";
+/*
+ * '+': options end at the first other word, as in trace-cmd (which
+ * ignores whatever follows it).  ':' tells a missing value from an
+ * unknown option.  -r -n -O -H -L -w -G are trace-cmd's, not supported.
+ */
+static const char short_opts[] = "+:hi:RtNqF:vlEfPeISTV::r:n:O:H:LwG";
 
 static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -111,6 +114,31 @@ static int add_filter(struct report_opts *ro, const char *text, int negate,
 	f->text = text;
 	f->after = ro->ninputs;
 	f->negate = negate;
+	return 0;
+}
+
+/* Several --cpu add up, as in trace-cmd: their lists are joined. */
+static int add_cpu_list(struct report_opts *ro, const char *list, char *err,
+			size_t cap)
+{
+	char *buf = ro->cpu_lists;
+	const char *prev = ro->cpu_list;
+	size_t n, len = strlen(list);
+
+	if (!prev) {
+		ro->cpu_list = list;
+		return 0;
+	}
+	n = strlen(prev);
+	while (n && (prev[n - 1] == ',' || prev[n - 1] == ':' ||
+		     prev[n - 1] == ' '))
+		n--;
+	if (n + 1 + len >= sizeof(ro->cpu_lists))
+		return bad(err, cap, "--cpu lists too long");
+	memmove(buf, prev, n);
+	buf[n] = ',';
+	memcpy(buf + n + 1, list, len + 1);
+	ro->cpu_list = buf;
 	return 0;
 }
 
@@ -205,7 +233,7 @@ static int parse_one(struct report_opts *ro, int c, int idx, int *negate,
 	case OPT_RAW_TS: ro->raw_ts = 1; break;
 	case OPT_TS_DIFF: ro->ts_diff = 1; break;
 	case OPT_ALIGN_TS: ro->align_ts = 1; break;
-	case OPT_CPU: ro->cpu_list = optarg; break;
+	case OPT_CPU: return add_cpu_list(ro, optarg, err, cap);
 	case OPT_EVENT: ro->event_regex = optarg; break;
 	case OPT_JSON: ro->json = 1; break;
 	case 'V':		/* library messages: tracebox has none */
@@ -245,6 +273,10 @@ int report_parse_args(int argc, char **argv, struct report_opts *ro,
 	if (optind < argc && !ro->ninputs &&
 	    add_input(ro, argv[optind++], err, cap))
 		return REPORT_ARGS_BAD;
+	/* trace-cmd ignores these; silently dropped options would be worse */
+	if (optind < argc && argv[optind][0] == '-')
+		return bad(err, cap, "option '%s' after the input file: options"
+			   " go before it", argv[optind]);
 	if (optind < argc)
 		return bad(err, cap, "unexpected argument '%s'", argv[optind]);
 	if (!ro->ninputs)

@@ -46,7 +46,8 @@ struct report_opts {
 	int nfilters;
 	unsigned show;		/* SHOW_* bits; 0 = print the events */
 	const char *event_regex;/* --event */
-	const char *cpu_list;	/* --cpu */
+	const char *cpu_list;	/* --cpu (several: cpu_lists) */
+	char cpu_lists[256];	/* several --cpu: joined, as they add up */
 	int no_plugins;		/* -N */
 	int raw;		/* -R */
 	int full_ns;		/* -t */
