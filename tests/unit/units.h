@@ -19,4 +19,5 @@ void suite_options(void);
 void suite_pagecut(void);
 void suite_record_opts(void);
 void suite_json(void);
+void suite_report_opts(void);
 #endif
