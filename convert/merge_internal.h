@@ -1,0 +1,98 @@
+/*
+ * merge_internal.h - what the files of the merge engine share (private).
+ *
+ *   merge.c        the driver: inputs read for metadata, then the output
+ *                  written buffer by buffer, CPU by CPU
+ *   merge_meta.c   can the inputs share one file, and the output's
+ *                  metadata (formats, texts and options joined)
+ *   merge_cpu.c    one output CPU stream from the inputs' streams of that
+ *                  CPU, in time order, duplicates dropped
+ *   merge_inputs.c inputs kept open (file descriptors bounded) and the
+ *                  first timestamp of each stream
+ */
+#ifndef MERGE_INTERNAL_H
+#define MERGE_INTERNAL_H
+
+#include "merge.h"
+
+/* One input's CPU stream feeding an output CPU stream. */
+struct merge_stream {
+	int input;		/* index into the inputs */
+	int buf, idx;		/* the input's buffer and cpus[] index */
+	int cpu;		/* CPU id */
+	int out_buf;		/* output buffer */
+	char *bufname;		/* its name (owned) */
+	uint64_t key;		/* first event's timestamp; UINT64_MAX: none */
+	uint64_t size;		/* stored bytes, for progress */
+};
+
+struct merge_input {
+	char *path;
+	uint64_t file_size;	/* to notice a file changed under us */
+	int nbuffers;
+	struct tdat_file *f;	/* open (metadata texts freed) or NULL */
+	uint64_t last_use;
+	int busy;		/* a stream of it is being read */
+};
+
+struct merge_ctx {
+	const struct merge_opts *o;
+	struct merge_stats *st;
+	int nin;
+	struct merge_input *in;
+	int nopen, max_open;
+	uint64_t tick;
+	struct tdat_file *meta;	/* the output's metadata */
+	int nstreams;
+	struct merge_stream *streams;
+	uint64_t done, total;	/* progress */
+};
+
+/* ---- merge.c ---- */
+
+/* Fill err with one line; returns -1. */
+int merge_fail(struct tdat_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void merge_warn(struct merge_ctx *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- merge_meta.c ---- */
+
+/* The output's metadata, first from the first input. */
+struct tdat_file *meta_from_first(const struct tdat_file *f,
+				  struct tdat_error *err);
+/*
+ * Check that f can share one file with what meta holds so far (every
+ * earlier input), and join f's formats, texts, options and buffers in.
+ * -1 with one line naming the conflict, f and first (the first input).
+ */
+int meta_join(struct tdat_file *meta, const struct tdat_file *f,
+	      const char *first, struct tdat_error *err);
+/* Output buffer index of a buffer name, -1 if none. */
+int meta_buffer(const struct tdat_file *meta, const char *name);
+void meta_free(struct tdat_file *meta);
+
+/* ---- merge_inputs.c ---- */
+
+/* inputs[i] open, reopened if it was closed to keep descriptors bounded. */
+struct tdat_file *input_get(struct merge_ctx *m, int i,
+			    struct tdat_error *err);
+/* Keep at most max_open open, closing the least recently used idle one. */
+void input_trim(struct merge_ctx *m);
+void input_close_all(struct merge_ctx *m);
+/* Drop the big metadata texts of an open file: readers do not need them. */
+void input_slim(struct tdat_file *f);
+/* The first event timestamp of a stream (UINT64_MAX if none). */
+int merge_first_ts(struct tdat_file *f, int buf, int idx, uint64_t *ts,
+		    struct tdat_error *err);
+
+/* ---- merge_cpu.c ---- */
+
+/*
+ * Write output CPU stream (out_buf, cpu) from the n streams s (sorted by
+ * key, then input order) into w: begin_cpu .. end_cpu.
+ */
+int merge_cpu(struct merge_ctx *m, struct tdat_writer *w,
+	      struct merge_stream *s, int n, struct tdat_error *err);
+
+#endif

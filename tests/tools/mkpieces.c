@@ -1,0 +1,337 @@
+/*
+ * mkpieces - cut a trace.dat into pieces for the merge tests, with the
+ * libfmt writer.  Every piece keeps the input's metadata, version and
+ * codec; pages are copied whole unless said otherwise.
+ *
+ * usage: mkpieces -p N IN PREFIX    pieces of N pages per CPU (as split
+ *                                   -p): PREFIX.0001, PREFIX.0002, ...
+ *        mkpieces -t N IN PREFIX    N pieces by time: a page goes to the
+ *                                   piece its first event falls in
+ *        mkpieces -b NAME IN OUT    only buffer NAME ("" = top) in OUT
+ *        mkpieces -e SYS IN OUT     like -b, with only event system SYS
+ *                                   in the formats (use after -b NAME)
+ *        mkpieces -o K ...          with -p: each piece but the first
+ *                                   also starts with the last K pages of
+ *                                   the piece before (repeated pages)
+ *        mkpieces -h ...            with -p: each piece but the first
+ *                                   also starts with the second half of
+ *                                   the events of the piece before's
+ *                                   last page, cut into a page of its
+ *                                   own (repeated events, new bytes)
+ * Prints the number of pieces written.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tracedat.h"
+
+struct plan {
+	int pages;		/* -p */
+	int pieces;		/* -t */
+	int overlap;		/* -o */
+	int half;		/* -h */
+	const char *buffer;	/* -b */
+	const char *system;	/* -e */
+	uint64_t t0, t1;	/* -t: first and last page times */
+};
+
+static struct tdat_error err;
+
+static int die(void)
+{
+	fprintf(stderr, "mkpieces: %s\n", err.msg);
+	return 1;
+}
+
+/* The first event's time of a page, or its header time. */
+static uint64_t page_time(struct tdat_file *f, const uint8_t *page,
+			  uint32_t ps)
+{
+	struct tdat_page_iter it;
+	struct tdat_event ev;
+
+	if (!tdat_page_iter_init(&it, f, page, ps) &&
+	    tdat_page_iter_next(&it, &ev) == 1)
+		return ev.ts;
+	return tdat_get64(f, page);
+}
+
+static int events_in(struct tdat_file *f, const uint8_t *page, uint32_t ps)
+{
+	struct tdat_page_iter it;
+	struct tdat_event ev;
+	int n = 0;
+
+	if (tdat_page_iter_init(&it, f, page, ps))
+		return 0;
+	while (tdat_page_iter_next(&it, &ev) == 1)
+		n++;
+	return n;
+}
+
+/* Does page number k (with time t) of a CPU go to piece p? */
+static int in_piece(const struct plan *pl, int p, uint64_t k, uint64_t t)
+{
+	uint64_t span, q;
+
+	if (pl->pages) {
+		q = k / (uint64_t)pl->pages;
+		return q == (uint64_t)p ||
+		       (pl->overlap && p > 0 && q == (uint64_t)p - 1 &&
+			k % pl->pages >= (uint64_t)(pl->pages - pl->overlap));
+	}
+	span = (pl->t1 - pl->t0) / (uint64_t)pl->pieces + 1;
+	q = t < pl->t0 ? 0 : (t - pl->t0) / span;
+	if (q >= (uint64_t)pl->pieces)
+		q = (uint64_t)pl->pieces - 1;
+	return q == (uint64_t)p;
+}
+
+/* One CPU's pages (reader buffer b) that belong to piece p, into
+ * writer buffer wb. */
+static int copy_cpu(struct tdat_file *f, int b, int i, struct tdat_writer *w,
+		    int wb, const struct plan *pl, int p, uint8_t *cut)
+{
+	uint32_t ps = f->buffers[b].page_size;
+	struct tdat_cpu_reader *r;
+	const uint8_t *page;
+	uint64_t k = 0, off;
+	int got, n;
+
+	if (tdat_writer_begin_cpu(w, wb, f->buffers[b].cpus[i].cpu, &err))
+		return -1;
+	r = tdat_cpu_open(f, b, i, &err);
+	if (!r)
+		return -1;
+	while ((got = tdat_cpu_next_page(r, &page, &off, &err)) == 1) {
+		/* -h: the second half of the last page before this piece */
+		if (pl->half && p > 0 && k == (uint64_t)p * pl->pages - 1) {
+			n = events_in(f, page, ps);
+			if (n > 1 && (tdat_page_cut_index(f, page, ps,
+					(uint32_t)n / 2, (uint32_t)n, cut,
+					off, &err) < 0 ||
+				      tdat_writer_put_pages(w, cut, ps, &err))) {
+				got = -1;
+				break;
+			}
+		}
+		if (in_piece(pl, p, k, page_time(f, page, ps)) &&
+		    tdat_writer_put_pages(w, page, ps, &err)) {
+			got = -1;
+			break;
+		}
+		k++;
+	}
+	tdat_cpu_close(r);
+	if (got != 0)
+		return -1;
+	return tdat_writer_end_cpu(w, &err);
+}
+
+/* Piece p of f into out; with -b only that buffer (meta says so). */
+static int write_piece(struct tdat_file *f, const struct tdat_file *meta,
+		       const char *out, const struct plan *pl, int p)
+{
+	struct tdat_write_opts o = { f->version, f->codec, 0, 0, 1 };
+	struct tdat_writer *w = tdat_writer_open(out, meta, &o, &err);
+	uint8_t *cut = malloc(f->page_size * 4);
+	int b, i;
+
+	if (!w || !cut) {
+		free(cut);
+		tdat_writer_abort(w);
+		return -1;
+	}
+	for (b = 0; b < f->nbuffers; b++) {
+		const struct tdat_buffer *buf = &f->buffers[b];
+
+		if (pl->buffer && strcmp(buf->name, pl->buffer))
+			continue;
+		if (buf->latency)
+			continue;
+		for (i = 0; i < buf->ncpus; i++)
+			if (buf->cpus[i].size &&
+			    copy_cpu(f, b, i, w, pl->buffer ? 0 : b, pl, p, cut))
+				goto fail;
+	}
+	free(cut);
+	return tdat_writer_close(w, &err);
+fail:
+	free(cut);
+	tdat_writer_abort(w);
+	return -1;
+}
+
+/* The events part with only system sys (file byte order kept). */
+static int keep_system(struct tdat_file *f, struct tdat_blob *part,
+		       const char *sys)
+{
+	const uint8_t *d = f->meta[TDAT_META_EVENTS].data;
+	size_t len = f->meta[TDAT_META_EVENTS].len, pos = 4, start, n;
+	uint32_t ns = tdat_get32(f, d), i, j, ne;
+	uint8_t *out = malloc(len);
+
+	if (!out)
+		return -1;
+	part->data = out;
+	part->len = 4;
+	tdat_put32(f, out, 0);
+	for (i = 0; i < ns; i++) {
+		start = pos;
+		n = strlen((const char *)d + pos) + 1;
+		pos += n;
+		ne = tdat_get32(f, d + pos);
+		pos += 4;
+		for (j = 0; j < ne; j++)
+			pos += 8 + (size_t)tdat_get64(f, d + pos);
+		if (strcmp((const char *)d + start, sys))
+			continue;
+		memcpy(out + part->len, d + start, pos - start);
+		part->len += pos - start;
+		tdat_put32(f, out, 1);
+	}
+	return 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: mkpieces [-p N [-o K | -h] | -t N] IN PREFIX\n"
+		"       mkpieces -b NAME [-e SYSTEM] IN OUT\n");
+	return 2;
+}
+
+/* Page times of the whole file, for -t. */
+static int time_range(struct tdat_file *f, struct plan *pl)
+{
+	const uint8_t *page;
+	int b, i, got = 0;
+
+	pl->t0 = UINT64_MAX;
+	pl->t1 = 0;
+	for (b = 0; b < f->nbuffers; b++) {
+		for (i = 0; !f->buffers[b].latency && i < f->buffers[b].ncpus;
+		     i++) {
+			struct tdat_cpu_reader *r;
+			uint64_t t;
+
+			if (!f->buffers[b].cpus[i].size)
+				continue;
+			r = tdat_cpu_open(f, b, i, &err);
+			if (!r)
+				return -1;
+			while ((got = tdat_cpu_next_page(r, &page, NULL,
+							 &err)) == 1) {
+				t = page_time(f, page, f->buffers[b].page_size);
+				if (!t)
+					continue;	/* a zero page */
+				if (t < pl->t0)
+					pl->t0 = t;
+				if (t > pl->t1)
+					pl->t1 = t;
+			}
+			tdat_cpu_close(r);
+			if (got < 0)
+				return -1;
+		}
+	}
+	if (pl->t0 > pl->t1)
+		pl->t0 = pl->t1 = 0;
+	return 0;
+}
+
+/* Pages per CPU of the longest stream: how many -p pieces there are. */
+static uint64_t most_pages(struct tdat_file *f)
+{
+	uint64_t most = 0, n;
+	int b, i;
+
+	for (b = 0; b < f->nbuffers; b++)
+		for (i = 0; !f->buffers[b].latency && i < f->buffers[b].ncpus;
+		     i++) {
+			struct tdat_cpu_reader *r;
+			const uint8_t *page;
+
+			if (!f->buffers[b].cpus[i].size)
+				continue;
+			r = tdat_cpu_open(f, b, i, &err);
+			n = 0;
+			while (r && tdat_cpu_next_page(r, &page, NULL,
+						       &err) == 1)
+				n++;
+			tdat_cpu_close(r);
+			if (n > most)
+				most = n;
+		}
+	return most;
+}
+
+int main(int argc, char **argv)
+{
+	struct plan pl = { 0 };
+	struct tdat_file *f, meta;
+	struct tdat_blob events = { 0 };
+	char name[4096];
+	int i = 1, p, n;
+
+	for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+		if (!strcmp(argv[i], "-p"))
+			pl.pages = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "-t"))
+			pl.pieces = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "-o"))
+			pl.overlap = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "-h")) {
+			pl.half = 1;
+			i--;
+		} else if (!strcmp(argv[i], "-b"))
+			pl.buffer = argv[i + 1];
+		else if (!strcmp(argv[i], "-e"))
+			pl.system = argv[i + 1];
+		else
+			return usage();
+	}
+	if (argc - i != 2 || (pl.pages <= 0) + (pl.pieces <= 0) +
+	    !pl.buffer != 2 || pl.overlap < 0 || pl.overlap >= pl.pages + !pl.pages)
+		return usage();
+	f = tdat_open(argv[i], &err);
+	if (!f)
+		return die();
+	if (pl.buffer) {
+		meta = *f;
+		for (p = 0; p < f->nbuffers && strcmp(f->buffers[p].name,
+						       pl.buffer); p++)
+			;
+		if (p == f->nbuffers) {
+			fprintf(stderr, "mkpieces: no buffer \"%s\"\n",
+				pl.buffer);
+			return 1;
+		}
+		meta.nbuffers = 1;
+		meta.buffers = &f->buffers[p];
+		if (pl.system) {
+			if (keep_system(f, &events, pl.system))
+				return 1;
+			meta.meta[TDAT_META_EVENTS] = events;
+		}
+		pl.pages = INT32_MAX;	/* everything in one piece */
+		if (write_piece(f, &meta, argv[i + 1], &pl, 0))
+			return die();
+		free(events.data);
+		tdat_close(f);
+		printf("1\n");
+		return 0;
+	}
+	if (pl.pieces && time_range(f, &pl))
+		return die();
+	n = pl.pieces ? pl.pieces :
+	    (int)((most_pages(f) + (uint64_t)pl.pages - 1) / pl.pages);
+	for (p = 0; p < n; p++) {
+		snprintf(name, sizeof(name), "%s.%04d", argv[i + 1], p + 1);
+		if (write_piece(f, f, name, &pl, p))
+			return die();
+	}
+	tdat_close(f);
+	printf("%d\n", n);
+	return 0;
+}
