@@ -30,7 +30,14 @@
  *                       when it is there.
  *   OUT.rec/FILE        raw ring-buffer pages as read from
  *                       trace_pipe_raw, page after page; the last page
- *                       may be incomplete after a crash.
+ *                       may be incomplete after a crash.  Note: the
+ *                       kernel sets the missed-events flags of the
+ *                       commit word through a signed long, so a page
+ *                       that follows lost events reads e.g. commit
+ *                       0xffffffffc0000fc0 on a 64-bit kernel (bits
+ *                       32-63 set, sign-extended from bit 31): a good
+ *                       page that trace-cmd reads and reports with
+ *                       "CPU:N [M EVENTS DROPPED]", not a bad one.
  *
  * On a normal end, record assembles OUT from OUT.rec with the same code
  * restore uses (convert/assemble.h) and then removes OUT.rec.
