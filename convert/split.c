@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include "split.h"
 
-#define SPLIT_OPEN 16		/* pieces open at once */
+#define SPLIT_OPEN 8		/* pieces open at once */
 #define RUN_PAGES 64		/* pages handed to a writer at once */
 
 struct batch {
@@ -149,7 +149,9 @@ static int stream_chunks(struct batch *b, struct tdat_error *err)
 		if (pos_le(b->pos[b->k1], (struct split_pos){ pg, 0 }))
 			break;	/* past the batch */
 		k = chunk_piece(b, pg, pg + n, &skip);
-		if (k >= 0) {
+		/* only chunks the writer would make itself pass through */
+		if (k >= 0 && us <= tdat_writer_chunk_size(b->w[k - b->k0],
+							   s->out_buf)) {
 			if (flush_run(b, err))
 				goto out;
 			got = tdat_writer_put_chunk(b->w[k - b->k0], data, cs,
@@ -158,7 +160,7 @@ static int stream_chunks(struct batch *b, struct tdat_error *err)
 				bad_stream(b, off, "chunk is corrupt", err);
 			if (got)
 				goto out;
-		} else if (!skip) {
+		} else if (!skip || k >= 0) {
 			uint8_t *nb = realloc(buf, us);
 
 			if (!nb) {
