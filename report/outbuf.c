@@ -1,4 +1,7 @@
-/* outbuf.c - buffered output with large writes. */
+/*
+ * outbuf.c - buffered output with large writes.  Without a FILE the
+ * buffer grows instead: a batch's text, made on a worker thread.
+ */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,8 @@ void outbuf_init(struct outbuf *o, FILE *fp)
 
 int outbuf_flush(struct outbuf *o)
 {
+	if (!o->fp)
+		return o->error ? -1 : 0;
 	if (o->len && fwrite(o->buf, 1, o->len, o->fp) != o->len)
 		o->error = 1;
 	o->len = 0;
@@ -25,10 +30,26 @@ int outbuf_flush(struct outbuf *o)
 	return o->error ? -1 : 0;
 }
 
+static int grow(struct outbuf *o, size_t n)
+{
+	size_t cap = o->cap * 2 > o->len + n ? o->cap * 2 : o->len + n;
+	char *b = realloc(o->buf, cap);
+
+	if (!b) {
+		o->error = 1;
+		return 0;
+	}
+	o->buf = b;
+	o->cap = cap;
+	return 1;
+}
+
 static int room(struct outbuf *o, size_t n)
 {
 	if (o->len + n <= o->cap)
 		return 1;
+	if (!o->fp)
+		return grow(o, n);
 	outbuf_flush(o);
 	return n <= o->cap;
 }
@@ -36,7 +57,7 @@ static int room(struct outbuf *o, size_t n)
 void outbuf_put(struct outbuf *o, const char *p, size_t n)
 {
 	if (!room(o, n)) {
-		if (fwrite(p, 1, n, o->fp) != n)
+		if (o->fp && fwrite(p, 1, n, o->fp) != n)
 			o->error = 1;
 		return;
 	}

@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <event-parse.h>
 
-/* Output through one large buffer: few write() calls for big reports. */
+/* Output through one large buffer: few write() calls for big reports.
+ * With fp NULL the buffer grows and is never written. */
 struct outbuf {
 	FILE *fp;
 	char *buf;
@@ -34,6 +35,9 @@ struct event_view {
 	const char *label;	/* line prefix (file or instance), or NULL */
 	const char *path;	/* the input file */
 	const char *buffer;	/* buffer name, "" for the top buffer */
+	int pid;		/* common_pid */
+	const char *comm;	/* its command name, looked up in stream
+				 * order: use it, not tep's (see pipeline.c) */
 };
 
 struct print_opts {

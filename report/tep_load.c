@@ -51,9 +51,9 @@ static int load_text(struct tep_handle *tep, const struct tdat_file *f,
 	return 0;
 }
 
-struct tep_handle *tep_from_file(const struct tdat_file *f, int load_plugins,
-				 struct tep_plugin_list **plugins,
-				 struct tdat_error *err)
+static struct tep_handle *build(const struct tdat_file *f, int load_plugins,
+				int kallsyms, struct tep_plugin_list **plugins,
+				struct tdat_error *err)
 {
 	struct tep_handle *tep = tep_alloc();
 	const char *page, *event;
@@ -79,7 +79,7 @@ struct tep_handle *tep_from_file(const struct tdat_file *f, int load_plugins,
 		tep_parse_header_page(tep, (char *)page, page_len,
 				      f->commit_size);
 	if (tdat_each_format(f, parse_format, tep, err) < 0 ||
-	    load_text(tep, f, TDAT_META_KALLSYMS, err) ||
+	    (kallsyms && load_text(tep, f, TDAT_META_KALLSYMS, err)) ||
 	    load_text(tep, f, TDAT_META_PRINTK, err) ||
 	    load_text(tep, f, TDAT_META_CMDLINES, err))
 		goto fail;
@@ -90,4 +90,21 @@ fail:
 	*plugins = NULL;
 	tep_free(tep);
 	return NULL;
+}
+
+struct tep_handle *tep_from_file(const struct tdat_file *f, int load_plugins,
+				 struct tep_plugin_list **plugins,
+				 struct tdat_error *err)
+{
+	return build(f, load_plugins, 1, plugins, err);
+}
+
+/* The same without kallsyms: a worker's handle gets them through
+ * ksyms_attach(). */
+struct tep_handle *tep_from_file_nosyms(const struct tdat_file *f,
+					int load_plugins,
+					struct tep_plugin_list **plugins,
+					struct tdat_error *err)
+{
+	return build(f, load_plugins, 0, plugins, err);
 }
