@@ -1,0 +1,105 @@
+#!/bin/bash
+# report.sh FILE: tracebox report against Debian's trace-cmd report, same
+# input, same run.  First both reports are made once and compared: when
+# they differ no figure is printed and the exit status is 1.  Then each
+# tool runs RUNS times (default 5), alternately, after one warm-up of
+# each, output to /dev/null; printed: median wall time, median CPU time
+# (user + system), largest peak RSS, and the ratios.
+# Environment: BUILD (default build/), RUNS, TMPDIR, ARGS (more report
+# options for both tools, e.g. ARGS=-R).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+tb=${BUILD:-$root/build}/tracebox
+runs=${RUNS:-5}
+args=${ARGS:-}
+
+if [ $# -ne 1 ] || [ ! -f "$1" ]; then
+	echo "usage: bench/report.sh FILE   (env: BUILD RUNS ARGS)" >&2
+	exit 2
+fi
+in=$(realpath "$1")
+[ -x "$tb" ] || { echo "report.sh: $tb missing (make)" >&2; exit 2; }
+command -v trace-cmd >/dev/null && [ -x /usr/bin/time ] ||
+	"$root/scripts/install-deps"
+
+# The reports for the check go to memory (tmpfs) when there is one.
+[ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && TMPDIR=/dev/shm
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-report.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# once TAG CMD...: one timed run of CMD, output to /dev/null; appends its
+# wall time (us) to $tmp/TAG.wall, its CPU time (s) to $tmp/TAG.cpu and
+# its peak RSS (KiB) to $tmp/TAG.rss.
+once() {
+	local tag=$1 t0 t1
+
+	shift
+	t0=$(date +%s%N)
+	/usr/bin/time -f '%U %S %M' -o "$tmp/res" "$@" >/dev/null 2>"$tmp/err" ||
+		{ cat "$tmp/err" >&2; exit 1; }
+	t1=$(date +%s%N)
+	echo $(((t1 - t0) / 1000)) >>"$tmp/$tag.wall"
+	awk '{ printf "%.2f\n", $1 + $2 }' "$tmp/res" >>"$tmp/$tag.cpu"
+	awk '{ print $3 }' "$tmp/res" >>"$tmp/$tag.rss"
+}
+
+# stats TAG: wall and cpu (median seconds), rss (largest peak, KiB).
+stats() {
+	wall=$(median <"$tmp/$1.wall" | awk '{ printf "%.3f", $1 / 1e6 }')
+	cpu=$(median <"$tmp/$1.cpu" | awk '{ printf "%.2f", $1 }')
+	rss=$(sort -n "$tmp/$1.rss" | tail -n 1)
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+
+# shellcheck disable=SC2086 # ARGS is a list of words
+TC=(trace-cmd report $args -i "$in")
+# shellcheck disable=SC2086
+TB=("$tb" report $args -i "$in")
+
+echo "input: $in ($(wc -c <"$in") bytes), median of $runs runs"
+echo "tracebox: $tb; trace-cmd: $(trace-cmd 2>&1 | grep -m1 -o 'version [^ ]*' || true)"
+
+"${TC[@]}" >"$tmp/tc.txt" 2>/dev/null
+"${TB[@]}" >"$tmp/tb.txt" 2>/dev/null
+if ! cmp -s "$tmp/tc.txt" "$tmp/tb.txt"; then
+	echo "outputs DIFFER ($(cmp "$tmp/tc.txt" "$tmp/tb.txt" 2>&1 | head -n 1)): no figures"
+	exit 1
+fi
+lines=$(wc -l <"$tmp/tc.txt")
+echo "outputs identical: $lines lines, $(wc -c <"$tmp/tc.txt") bytes"
+rm -f "$tmp/tc.txt" "$tmp/tb.txt"
+echo
+
+"${TC[@]}" >/dev/null 2>&1 || true
+"${TB[@]}" >/dev/null 2>&1 || true
+for i in $(seq "$runs"); do
+	once tc "${TC[@]}"
+	once tb "${TB[@]}"
+done
+
+printf '%-10s %9s %9s %11s\n' tool wall cpu "peak RSS"
+stats tc; tc_w=$wall tc_c=$cpu tc_r=$rss
+printf '%-10s %7s s %7s s %7s MiB\n' trace-cmd "$tc_w" "$tc_c" "$(mib "$tc_r")"
+stats tb
+printf '%-10s %7s s %7s s %7s MiB\n' tracebox "$wall" "$cpu" "$(mib "$rss")"
+speed=$(ratio "$tc_w" "$wall")
+printf '%-10s %7sx %7sx %7sx   (trace-cmd / tracebox)\n' ratio "$speed" \
+	"$(ratio "$tc_c" "$cpu")" "$(ratio "$tc_r" "$rss")"
+
+# target WHAT VALUE OP LIMIT: one line, ok when VALUE OP LIMIT holds.
+target() {
+	local verdict=MISS
+
+	awk -v v="$2" -v l="$4" -v op="$3" 'BEGIN {
+		exit !(op == ">=" ? v >= l : v <= l) }' && verdict=ok
+	printf '  %-4s %-30s %8s (target %s %s)\n' "$verdict" "$1" "$2" "$3" "$4"
+}
+echo
+echo "targets (issue 3):"
+target "wall time, trace-cmd/tracebox" "$speed" ">=" 3
+target "tracebox peak RSS (MiB)" "$(mib "$rss")" "<=" 64
