@@ -17,7 +17,7 @@
 /* How much of the ring buffer must fill before a waiting reader wakes:
  * low enough that the reader keeps well ahead of the writer under load,
  * high enough that it does not wake for every page. */
-#define REC_BUFFER_PERCENT "25"
+#define REC_BUFFER_PERCENT "10"
 
 struct rec_saved {
 	char *dir;
