@@ -283,8 +283,15 @@ static int cpu_files(const struct args *a, const struct convert_opts *o)
 	const char *out = a->out ? a->out : "trace.dat";
 	struct tdat_error err;
 
+	int i;
+
 	if (!a->nfiles)
 		return usage_error("no CPU files given");
+	for (i = 0; i < a->nfiles; i++)
+		if (is_tracedat(a->files[i]))
+			return usage_error("\"%s\" is a trace.dat, not a raw"
+					   " CPU file (to salvage it: restore -o"
+					   " NEW %s)", a->files[i], a->files[i]);
 	if (check_inputs(a, out))
 		return 2;
 	if (!a->head)

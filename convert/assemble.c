@@ -460,8 +460,8 @@ static int read_text(const char *path, char **text, struct tdat_error *err)
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
 	    st.st_size > MANIFEST_MAX) {
 		snprintf(err->msg, sizeof(err->msg), "%.400s: %s", path,
-			 fd < 0 ? strerror(errno) : "not a manifest (not a"
-			 " regular file, or too large)");
+			 fd < 0 ? strerror(errno) : "not a regular file of at"
+			 " most 1 MiB");
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -525,13 +525,50 @@ static void top_first(struct asm_meta *a)
 	a->files[0] = f;
 }
 
+/*
+ * OUT.rec/output, "VERSION CODEC": the file the recording was asked for
+ * (head.dat is always v7 none).  Taken when the caller names no version.
+ */
+static int read_output(const char *dir, const struct convert_opts *o,
+		       struct convert_opts *mine, struct tdat_error *err)
+{
+	char path[4200], *text, codec[16];
+	int version, r = 0;
+
+	snprintf(path, sizeof(path), "%s/output", dir);
+	if ((o && o->version) || access(path, F_OK))
+		return 0;
+	if (read_text(path, &text, err))
+		return -1;
+	if (sscanf(text, "%d %15s", &version, codec) != 2 ||
+	    (version != 6 && version != 7) ||
+	    tdat_codec_by_name(codec, &mine->codec) ||
+	    (version == 6 && mine->codec != TDAT_CODEC_NONE)) {
+		snprintf(err->msg, sizeof(err->msg), "%.400s: not \"6 none\""
+			 " or \"7 CODEC\"", path);
+		r = -1;
+	}
+	mine->version = version;
+	free(text);
+	return r;
+}
+
 int assemble_recording(const char *recdir, const char *out,
 		       const struct convert_opts *o, struct tdat_error *err)
 {
+	struct convert_opts mine;
 	struct tdat_file *h;
 	struct asm_meta a;
 	char head[4096];
 	int r;
+
+	if (o)
+		mine = *o;
+	else
+		memset(&mine, 0, sizeof(mine));
+	if (read_output(recdir, o, &mine, err))
+		return -1;
+	o = &mine;
 
 	memset(&a, 0, sizeof(a));
 	if (read_manifest(recdir, &a, err)) {

@@ -170,7 +170,11 @@ int tdat_page_check(const struct tdat_file *f, const uint8_t *page,
 	pc->page_ts = tdat_get64(f, page);
 	commit = w == 4 ? tdat_get32(f, page + 8) : tdat_get64(f, page + 8);
 	size = commit & COMMIT_SIZE_MASK;
-	if ((commit & COMMIT_RESERVED) || (commit >> 32))
+	/* The kernel sets the missed-events flags through a signed long:
+	 * after lost events bits 32..63 copy bit 31. */
+	if ((commit & COMMIT_RESERVED) ||
+	    ((commit >> 32) && !((commit & MISSED_EVENTS) &&
+				 (commit >> 32) == 0xFFFFFFFFull)))
 		return bad(pc, "reserved bits of the commit word are set");
 	if (size > page_size - hdr)
 		return bad(pc, "the commit is larger than the page");

@@ -5,15 +5,29 @@
 # and print exactly what it prints for the undamaged part.  Inputs are
 # never modified, no temporary file is left behind.
 . "$E2E/lib.sh"
+t0=$(date +%s)
+step() {	# with the seconds so far: this script must stay under 60 s
+	echo "--- [$(($(date +%s) - t0))s] $*"
+}
 MKREC=$(dirname "$TB")/tools/mkrecdir
 [ -x "$MKREC" ] || fail "$MKREC missing (make B=... $(dirname "$TB")/tools/mkrecdir)"
 command -v trace-cmd >/dev/null || skip "Debian's trace-cmd is not installed"
 
-# Debian's trace-cmd cannot read zlib: those files are checked with ours.
+# oracle FILE [FIXTURE]: Debian's trace-cmd report, except for zlib
+# (FILE or the FIXTURE it comes from), which it cannot read: ours then.
 oracle() {
-	case $1 in
+	case $1${2:-} in
 	*zlib*) "$TB" report -i "$1" ;;
 	*) trace-cmd report -i "$1" ;;
+	esac
+}
+
+# The report of a fixture: trace-cmd's, stored beside it (ours for zlib,
+# whose stored one is trace-cmd 3.4's).
+fixture_report() {
+	case $1 in
+	*zlib*) "$TB" report -i "$1" ;;
+	*) cat "$1.report.txt" ;;
 	esac
 }
 
@@ -47,14 +61,27 @@ trace-cmd report -i restored2.dat | cmp -s - "$FIX/crashed/restored.dat.report.t
 	fail "dropping the tail changed the events"
 
 # ---- a killed "record -o OUT": OUT.rec/ ----
-step "OUT.rec/ of every fixture: restore OUT reports like the fixture"
-for f in $(fixtures); do
-	n=$(basename "$f" .dat)
+step "OUT.rec/ of fixtures (v6, v7, codecs, instances): restore OUT reports like the fixture"
+for n in v6-2inst-irq-top-sched-inst1 v7-none-sched-irq \
+	 v7-zlib-sched-irq-tc34 v7-zstd-2inst-irq-top-sched-inst1; do
+	f=$FIX/$n.dat
 	"$MKREC" "$f" "$n.rec"
 	expect_exit 0 "$TB" restore "$n"
-	oracle "$n" >"$n.txt"
-	oracle "$f" | cmp -s - "$n.txt" || fail "$n: restored report differs"
+	[ ! -s "$ERR" ] || grep -q "^tracebox restore: wrote $n from $n.rec/" "$ERR" ||
+		fail "$n: restore complained: $(head -n 1 "$ERR")"
+	oracle "$n" "$f" >"$n.txt"
+	fixture_report "$f" | cmp -s - "$n.txt" || fail "$n: restored report differs"
 done
+
+step "OUT.rec/output names the version and codec asked for"
+echo "6 none" >v7-zstd-2inst-irq-top-sched-inst1.rec/output
+expect_exit 0 "$TB" restore -o asked6.dat v7-zstd-2inst-irq-top-sched-inst1
+assert_eq "6" "$(head -c 11 asked6.dat | tail -c 1)" "version of the output"
+trace-cmd report -i asked6.dat | cmp -s - "$FIX/v7-zstd-2inst-irq-top-sched-inst1.dat.report.txt" ||
+	fail "the v6 output reports differently"
+echo "8 zstd" >v7-zstd-2inst-irq-top-sched-inst1.rec/output
+expect_exit 1 "$TB" restore -o asked8.dat v7-zstd-2inst-irq-top-sched-inst1
+assert_grep 'output: not "6 none" or "7 CODEC"' "$ERR"
 
 step "OUT.rec/ with zero pages, cut pages and a corrupt page in every stream"
 f=$FIX/v7-zstd-2inst-irq-top-sched-inst1.dat
@@ -64,7 +91,7 @@ assert_grep 'inst1.cpu0: offset 4096: dropped: buffer "inst1" CPU 0: 1 bad page 
 assert_grep 'top.cpu1: offset [0-9]+: dropped: buffer "" CPU 1: 700 bytes: an incomplete last page' "$ERR"
 [ "$(grep -c 'empty pages' "$ERR")" -eq 4 ] || fail "4 runs of empty pages expected"
 trace-cmd report -i bad.dat >bad.txt
-trace-cmd report -i "$f" >full.txt
+fixture_report "$f" >full.txt
 # The events of the dropped page are gone, all others are kept in order.
 awk 'BEGIN { n = 0; i = 0 }
      NR == FNR { want[n++] = $0; next }
@@ -94,6 +121,205 @@ assert_file_absent x.dat
 expect_exit 2 "$TB" restore "$FIX/v6-sched-irq.dat"
 assert_grep 'is a trace.dat .*name a new output with -o' "$ERR"
 expect_exit 2 "$TB" restore -i head.dat -o head.dat cpu1
+assert_grep 'is the input' "$ERR"
+
+# ---- salvage: restore -o OUT DAMAGED ----
+
+# subset FULL PART: every event line of PART is in FULL, in FULL's order
+# (CPU numbers left out: a searched buffer's CPUs are numbered anew).
+subset() {
+	sed 's/ \[[0-9][0-9][0-9]\] / [cpu] /' "$1" >.full
+	sed 's/ \[[0-9][0-9][0-9]\] / [cpu] /' "$2" >.part
+	awk 'BEGIN { n = 0; i = 0 }
+	     NR == FNR { want[n++] = $0; next }
+	     { while (i < n && want[i] != $0) i++; if (i++ >= n) { print "invented: " $0; exit 1 } }' \
+		.full .part
+}
+
+# The v6 file trace-cmd itself can read that holds exactly the complete
+# pages of ORIG before byte CUT: each CPU table entry shrunk to its whole
+# pages below CUT.  (Top buffer only.)
+cat >ref6.py <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+cut = int(sys.argv[2])
+ps = struct.unpack_from('<I', d, 14)[0]
+ncpu = struct.unpack_from('<I', d, d.index(b'options  \0') - 4)[0]
+fly = d.index(b'flyrecord\0')
+end = fly + 10 + 16 * ncpu + 8 + 64
+for i in range(ncpu):
+    off, size = struct.unpack_from('<QQ', d, fly + 10 + 16 * i)
+    keep = max(0, min(size, (cut - off) // ps * ps)) if off < cut else 0
+    struct.pack_into('<QQ', d, fly + 10 + 16 * i, off, keep)
+    end = max(end, off + keep)
+open(sys.argv[3], 'wb').write(d[:end])
+PY
+
+step "the truncated v6 fixture: exactly its complete pages (= trace-cmd on the same pages)"
+cut=$FIX/truncated/v6-sched-irq.cut-at-5470064.dat
+expect_exit 0 "$TB" restore -o cut6.dat "$cut"
+assert_grep 'offset 5468160: dropped: buffer "" CPU 1: 1904 bytes: a page cut by the end of the file' "$ERR"
+assert_grep 'offset 5470064: lost: buffer "" CPU 1: 6288 bytes recorded past the end of the file' "$ERR"
+python3 ref6.py "$FIX/v6-sched-irq.dat" 5470064 ref6.dat
+trace-cmd report -i ref6.dat >ref6.txt
+trace-cmd report -i cut6.dat >cut6.txt
+assert_same ref6.txt cut6.txt
+[ "$(wc -l <cut6.txt)" -gt 300 ] || fail "too few events salvaged"
+
+step "the truncated v7 fixture (options section lost): CPU 0's 10 whole chunks"
+cut=$FIX/truncated/v7-zstd-markers-raw_syscalls.cut-at-1059000.dat
+trace-cmd report -i "$cut" >tc.txt 2>&1 || true
+[ ! -s tc.txt ] || fail "trace-cmd now reads the cut file: update this test"
+expect_exit 0 "$TB" restore -o cut7.dat "$cut"
+assert_grep 'offset 1017846: inferred: buffer "" \(its BUFFER option is lost\).*clock "local" from the TRACECLOCK option.*1 chunk stream' "$ERR"
+assert_grep 'offset 1057413: dropped: buffer "" CPU 0: 1587 bytes: a chunk cut by the end of the file' "$ERR"
+assert_grep 'lost: buffer "" CPU 0: 24 of its 34 chunks' "$ERR"
+trace-cmd report -i cut7.dat >cut7.txt
+fixture_report "$FIX/v7-zstd-markers-raw_syscalls.dat" >full7.txt
+# Exactly CPU 0's first events of the original, in order: its 10 chunks
+# of 10 pages, every page kept (as a v6 copy shows).
+grep '\[000\]' full7.txt | head -n "$(($(wc -l <cut7.txt) - 1))" >want7.txt
+tail -n +2 cut7.txt | cmp -s - want7.txt || fail "not a prefix of CPU 0's events"
+"$TB" convert --file-version 6 -i cut7.dat -o cut7v6.dat
+python3 - cut7v6.dat <<'PY' || fail "CPU 0 does not hold 100 pages"
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+fly = d.index(b'flyrecord\0')
+off, size = struct.unpack_from('<QQ', d, fly + 10)
+assert size == 100 * 4096, size
+PY
+
+step "truncations of every fixture at many offsets: valid files or one-line errors"
+for f in $(fixtures); do
+	n=$(basename "$f" .dat)
+	fixture_report "$f" >full.txt
+	size=$(stat -c %s "$f")
+	cuts="$((size - 5000)) $((size - 700))"
+	case $n in	# and inside the metadata, once per version
+	v6-sched-irq|v7-zstd-sched-irq) cuts="$cuts $((size / 2))" ;;
+	esac
+	for c in $cuts; do
+		head -c "$c" "$f" >cut.dat
+		rm -f out.dat
+		expect_exit 0,1 "$TB" restore -o out.dat cut.dat
+		if [ ! -e out.dat ]; then
+			tail -n 1 "$ERR" | grep -Eq '^tracebox restore: cut\.dat: .+' ||
+				fail "$n cut at $c: no clear error: $(tail -n 1 "$ERR")"
+			continue
+		fi
+		oracle out.dat "$f" >out.txt 2>out.err ||
+			fail "$n cut at $c: the oracle cannot read the output"
+		[ "$(wc -l <out.txt)" -gt 1 ] || fail "$n cut at $c: an output without events"
+		subset full.txt out.txt || fail "$n cut at $c: events not in the original"
+	done
+done
+
+# corrupt FILE OUT WHAT: damage the first CPU stream of the first buffer
+# in the middle (WHAT = chunk: 16 bytes of a chunk's payload; page: the
+# commit word of a page; event: an event header inside a page).
+cat >corrupt.py <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+what = sys.argv[3]
+best = (0, 0, 0)                # (size, offset, cpu) of the largest stream
+if d[10:11] == b'6':
+    fly = d.index(b'flyrecord\0')
+    ncpu = struct.unpack_from('<I', d, d.index(b'options  \0') - 4)[0]
+    for i in range(ncpu):
+        off, size = struct.unpack_from('<QQ', d, fly + 10 + 16 * i)
+        best = max(best, (size, off, i))
+else:
+    ne = d.index(0, 18); ve = d.index(0, ne + 1)
+    o = struct.unpack_from('<Q', d, ve + 1)[0]
+    off = None
+    while o and off is None:
+        size = struct.unpack_from('<Q', d, o + 8)[0]
+        pos, nxt = o + 16, 0
+        while pos < o + 16 + size:
+            oid, osz = struct.unpack_from('<HI', d, pos)
+            if oid == 0:
+                nxt = struct.unpack_from('<Q', d, pos + 6)[0]
+            elif oid == 3 and off is None:
+                p = d.index(0, pos + 14) + 1
+                p = d.index(0, p) + 1 + 4
+                for i in range(struct.unpack_from('<I', d, p)[0]):
+                    cpu, coff, csz = struct.unpack_from('<IQQ', d, p + 4 + 20 * i)
+                    best = max(best, (csz, coff, cpu))
+                off = best[1]
+            pos += 6 + osz
+        o = nxt
+size, off, cpu = best
+if what == 'chunk':
+    p = off + 4
+    for k in range(2):
+        p += 8 + struct.unpack_from('<I', d, p)[0]
+    c = struct.unpack_from('<I', d, p)[0]
+    for i in range(16):
+        d[p + 8 + c // 2 + i] ^= 0xff
+    print(p, cpu)
+elif what == 'page':
+    p = off + 4096
+    struct.pack_into('<Q', d, p + 8, 5000)
+    print(p, cpu)
+else:                           # the 3rd item of the page: a length past the commit
+    p = off + 4096
+    q = p + 16
+    for k in range(2):
+        w = struct.unpack_from('<I', d, q)[0]
+        tl, a0 = w & 31, struct.unpack_from('<I', d, q + 4)[0]
+        q += 4 + 4 * tl if 1 <= tl <= 28 else 8 + (a0 - 4 + 3) // 4 * 4 if tl == 0 else 4 + a0 if tl == 29 else 8
+    struct.pack_into('<II', d, q, struct.unpack_from('<I', d, q)[0] & ~31, 0xfff0)
+    print(p, cpu)
+open(sys.argv[2], 'wb').write(d)
+PY
+
+step "a corrupt chunk in the middle: dropped and told, the rest kept"
+f=$FIX/v7-zstd-markers-raw_syscalls.dat
+set -- $(python3 corrupt.py "$f" bad7.dat chunk)
+at=$1 cpu=$2
+expect_exit 0 "$TB" restore -o fixed7.dat bad7.dat
+assert_grep "offset $at: dropped: buffer \"\" CPU $cpu: [0-9]+ bytes: a chunk that does not decompress" "$ERR"
+trace-cmd report -i fixed7.dat >fixed7.txt
+fixture_report "$f" >full.txt
+subset full.txt fixed7.txt || fail "invented events"
+lost=$(($(wc -l <full.txt) - $(wc -l <fixed7.txt)))
+[ "$lost" -gt 0 ] && [ "$lost" -le 1000 ] || fail "$lost events lost for one chunk"
+grep -qxF -- "$(grep "\[00$cpu\]" full.txt | tail -n 1)" fixed7.txt ||
+	fail "CPU $cpu's events after the bad chunk are missing"
+
+step "a corrupt page in the middle of raw data (v6, v7 none): dropped and told"
+for f in "$FIX/v6-clock-global.dat" "$FIX/v7-none-sched-irq.dat"; do
+	for what in page event; do
+		set -- $(python3 corrupt.py "$f" bad.dat $what)
+		at=$1 cpu=$2
+		expect_exit 0 "$TB" restore -o fixed.dat bad.dat
+		assert_grep "offset $at: dropped: buffer \"\" CPU $cpu: 1 bad page \(4096 bytes\)" "$ERR"
+		trace-cmd report -i fixed.dat >fixed.txt
+		fixture_report "$f" >full.txt
+		subset full.txt fixed.txt || fail "$f $what: invented events"
+		[ "$(wc -l <fixed.txt)" -lt "$(wc -l <full.txt)" ] || fail "$f $what: nothing dropped"
+		[ "$(wc -l <fixed.txt)" -gt 100 ] || fail "$f $what: too much dropped"
+	done
+done
+
+step "an undamaged file comes out whole"
+for f in "$FIX/v6-2inst-irq-top-sched-inst1.dat" "$FIX/v7-zstd-2inst-irq-top-sched-inst1-tc34.dat"; do
+	expect_exit 0 "$TB" restore -o whole.dat "$f"
+	assert_lines 1 "$ERR"
+	assert_grep 'dropped 0 bytes$' "$ERR"
+	oracle whole.dat | cmp -s - "$f.report.txt" || fail "$f: report changed"
+done
+
+step "bad input: one-line errors"
+printf 'not a trace' >junk.dat
+expect_exit 2 "$TB" restore -o x.dat "$FIX/v6-sched-irq.dat" "$FIX/v6-sched-irq.dat" junk.dat
+assert_lines 1 "$ERR"
+assert_grep 'is a trace.dat, not a raw CPU file' "$ERR"
+head -c 30 "$FIX/v7-zstd-sched-irq.dat" >short.dat
+expect_exit 1 "$TB" restore -o x.dat short.dat
+assert_lines 1 "$ERR"
+assert_file_absent x.dat
+expect_exit 2 "$TB" restore -o "$PWD/cut7.dat" cut7.dat
 assert_grep 'is the input' "$ERR"
 
 step "inputs unchanged, no temporary files left"
