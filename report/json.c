@@ -160,16 +160,17 @@ static void put_array(struct outbuf *o, struct tep_handle *tep,
 }
 
 /*
- * char arrays are text, but for unsigned char ones and the payload of
- * trace_marker_raw (ftrace:raw_data, declared "char buf[]"): those are
- * bytes, shown as numbers.
+ * char arrays are text.  libtraceevent's STRING flag also marks u8 and
+ * s8 arrays; those, unsigned char ones and the payload of
+ * trace_marker_raw (ftrace:raw_data, declared "char buf[]") are bytes,
+ * shown as numbers.
  */
 static int is_text(const struct tep_format_field *f)
 {
 	const struct tep_event *ev = f->event;
 
 	if (!(f->flags & TEP_FIELD_IS_STRING) || !f->type ||
-	    strstr(f->type, "unsigned"))
+	    !strstr(f->type, "char") || strstr(f->type, "unsigned"))
 		return 0;
 	return !(ev && ev->system && ev->name &&
 		 !strcmp(ev->system, "ftrace") &&

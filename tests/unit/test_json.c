@@ -194,6 +194,9 @@ static void test_fields(void)
 	check_field(le, "s8", 0, 2, 1, A | S, p, 32, "[-2,-1]");
 	check_field(le, "unsigned char", 12, 4, 1, A | STR, p, 32,
 		    "[104,105,0,122]");
+	/* libtraceevent flags u8/s8 arrays as strings too: still numbers */
+	check_field(le, "u8", 12, 4, 1, A | STR, p, 32, "[104,105,0,122]");
+	check_field(le, "s8", 0, 2, 1, A | STR | S, p, 32, "[-2,-1]");
 	/* an element size that does not fit: bytes */
 	check_field(le, "u16", 8, 3, 2, A, p, 32, "[1,2,3]");
 	/* odd sizes that are no integer: bytes */
