@@ -1,0 +1,37 @@
+#!/bin/sh
+# report's worker threads (report/pipeline.c) change nothing: with no
+# worker or three, every fixture reports byte for byte the same, in
+# trace-cmd's text and in --json; so do -R, -l, -t, -N and two inputs.
+. "$E2E/lib.sh"
+
+# same OPTS...: the report with 0 and 3 workers must be identical.
+same() {
+	TRACEBOX_REPORT_THREADS=0 $TB report "$@" >"$TMPDIR/t0" 2>"$TMPDIR/e0" || true
+	TRACEBOX_REPORT_THREADS=3 $TB report "$@" >"$TMPDIR/t3" 2>"$TMPDIR/e3" || true
+	assert_same "$TMPDIR/t0" "$TMPDIR/t3"
+	assert_same "$TMPDIR/e0" "$TMPDIR/e3"
+	[ -s "$TMPDIR/t0" ] || fail "empty report: $*"
+}
+
+n=0
+for in in "$FIX"/*.dat "$FIX"/crashed/restored.dat; do
+	step "$(basename "$in")"
+	same -i "$in"
+	same --json -i "$in"
+	n=$((n + 1))
+done
+[ "$n" -ge 12 ] || fail "only $n fixtures compared"
+
+for opt in -R -l -t -N; do
+	step "$opt"
+	same $opt -i "$FIX/v7-zstd-markers-raw_syscalls.dat"
+	same $opt -i "$FIX/v7-zstd-2inst-irq-top-sched-inst1.dat"
+done
+
+step "two inputs interleaved"
+same -i "$FIX/v6-sched-irq.dat" -i "$FIX/v7-zstd-sched-irq.dat"
+
+step "threaded report equals trace-cmd's text"
+TRACEBOX_REPORT_THREADS=2 $TB report -i "$FIX/v6-sched-irq.dat" >"$TMPDIR/t2"
+assert_same "$FIX/v6-sched-irq.dat.report.txt" "$TMPDIR/t2"
+echo "$n fixtures, 0 and 3 workers identical"
