@@ -20,4 +20,5 @@ void suite_pagecut(void);
 void suite_record_opts(void);
 void suite_json(void);
 void suite_report_opts(void);
+void suite_salvage(void);
 #endif
