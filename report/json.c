@@ -159,22 +159,24 @@ static void put_array(struct outbuf *o, struct tep_handle *tep,
 	outbuf_putc(o, ']');
 }
 
-/*
- * char arrays are text.  libtraceevent's STRING flag also marks u8 and
- * s8 arrays; those, unsigned char ones and the payload of
- * trace_marker_raw (ftrace:raw_data, declared "char buf[]") are bytes,
- * shown as numbers.
- */
-static int is_text(const struct tep_format_field *f)
+/* trace_marker_raw's payload: bytes, though declared "char buf[]". */
+static int is_raw_marker(const struct tep_format_field *f)
 {
 	const struct tep_event *ev = f->event;
 
-	if (!(f->flags & TEP_FIELD_IS_STRING) || !f->type ||
-	    !strstr(f->type, "char") || strstr(f->type, "unsigned"))
-		return 0;
-	return !(ev && ev->system && ev->name &&
-		 !strcmp(ev->system, "ftrace") &&
-		 !strcmp(ev->name, "raw_data"));
+	return ev && ev->system && ev->name && !strcmp(ev->system, "ftrace") &&
+	       !strcmp(ev->name, "raw_data") && !strcmp(f->name, "buf");
+}
+
+/*
+ * char arrays are text.  libtraceevent's STRING flag also marks u8 and
+ * s8 arrays: those and unsigned char ones are shown as numbers.
+ */
+static int is_text(const struct tep_format_field *f)
+{
+	return (f->flags & TEP_FIELD_IS_STRING) && f->type &&
+	       strstr(f->type, "char") && !strstr(f->type, "unsigned") &&
+	       !is_raw_marker(f);
 }
 
 /*
@@ -212,7 +214,7 @@ void json_put_field(struct outbuf *o, struct tep_handle *tep,
 		    const struct tep_format_field *f, const uint8_t *data,
 		    size_t size)
 {
-	int is_signed = !!(f->flags & TEP_FIELD_IS_SIGNED);
+	int is_signed = (f->flags & TEP_FIELD_IS_SIGNED) && !is_raw_marker(f);
 	size_t start, len;
 	const uint8_t *p;
 
