@@ -5,7 +5,7 @@
 # tool runs RUNS times (default 5), alternately, after one warm-up of
 # each, output to /dev/null; printed: median wall time, median CPU time
 # (user + system), largest peak RSS, and the ratios.
-# Environment: BUILD (default build/), RUNS, TMPDIR, ARGS (more report
+# Environment: BUILD (default build/), RUNS, ARGS (more report
 # options for both tools, e.g. ARGS=-R).
 set -euo pipefail
 
@@ -23,8 +23,6 @@ in=$(realpath "$1")
 command -v trace-cmd >/dev/null && [ -x /usr/bin/time ] ||
 	"$root/scripts/install-deps"
 
-# The reports for the check go to memory (tmpfs) when there is one.
-[ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && TMPDIR=/dev/shm
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-report.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -64,19 +62,22 @@ TB=("$tb" report $args -i "$in")
 echo "input: $in ($(wc -c <"$in") bytes), median of $runs runs"
 echo "tracebox: $tb; trace-cmd: $(trace-cmd 2>&1 | grep -m1 -o 'version [^ ]*' || true)"
 
-"${TC[@]}" >"$tmp/tc.txt" 2>/dev/null
-"${TB[@]}" >"$tmp/tb.txt" 2>/dev/null
-if ! cmp -s "$tmp/tc.txt" "$tmp/tb.txt"; then
-	echo "outputs DIFFER ($(cmp "$tmp/tc.txt" "$tmp/tb.txt" 2>&1 | head -n 1)): no figures"
+# The check compares the two reports as they stream (a big report does
+# not fit in memory twice); the warm-up runs count lines and bytes.
+set +e
+"${TC[@]}" 2>/dev/null | cmp - <("${TB[@]}" 2>/dev/null) >"$tmp/cmp" 2>&1
+same=${PIPESTATUS[1]}
+set -e
+if [ "$same" != 0 ]; then
+	echo "outputs DIFFER ($(head -n 1 "$tmp/cmp")): no figures"
 	exit 1
 fi
-lines=$(wc -l <"$tmp/tc.txt")
-echo "outputs identical: $lines lines, $(wc -c <"$tmp/tc.txt") bytes"
-rm -f "$tmp/tc.txt" "$tmp/tb.txt"
+"${TC[@]}" >/dev/null 2>&1 || true
+"${TB[@]}" 2>/dev/null | wc -lc >"$tmp/count" || true
+read -r lines bytes <"$tmp/count"
+echo "outputs identical: $lines lines, $bytes bytes"
 echo
 
-"${TC[@]}" >/dev/null 2>&1 || true
-"${TB[@]}" >/dev/null 2>&1 || true
 for i in $(seq "$runs"); do
 	once tc "${TC[@]}"
 	once tb "${TB[@]}"

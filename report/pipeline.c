@@ -270,9 +270,17 @@ static void worker_free(struct worker *w, int n)
 
 /* ---- the reader ---- */
 
+/* A batch's text goes out as it is, after what the buffer holds. */
 static void write_batch(struct reader *r, struct batch *b)
 {
-	outbuf_put(r->o, b->out.buf, b->out.len);
+	struct outbuf *o = r->o;
+
+	if (!o->fp) {
+		outbuf_put(o, b->out.buf, b->out.len);
+	} else if (!outbuf_flush(o) && b->out.len &&
+		   fwrite(b->out.buf, 1, b->out.len, o->fp) != b->out.len) {
+		o->error = 1;
+	}
 	b->out.len = 0;
 }
 
