@@ -252,8 +252,11 @@ static void keep_going(void *ctx, const char *msg)
 int rec_session_stop(struct rec_session *s, uint64_t *lost,
 		     struct tdat_error *err)
 {
+	/* Level 1: a recorder should cost little CPU, and on trace data
+	 * zstd -1 is about as small as trace-cmd's -3 (convert --level
+	 * recompresses harder). */
 	struct convert_opts co = { .version = s->o->version,
-				   .codec = s->o->codec,
+				   .codec = s->o->codec, .level = 1,
 				   .warn = keep_going };
 	struct tdat_error e;
 	int r = 0, restored;

@@ -349,7 +349,12 @@ static void restore_text(const char *file, const char *value, char *buf,
 		}
 	}
 	if (!strcmp(base, "buffer_size_kb")) {
-		snprintf(buf, cap, "%ld", strtol(value, NULL, 10));
+		/* "7 (expanded: 1408)": a buffer never used yet; it cannot be
+		 * made unexpanded again, and 7 KiB would starve the next
+		 * user: the size it would have had. */
+		open = strstr(value, "expanded:");
+		snprintf(buf, cap, "%ld", strtol(open ? open + 9 : value, NULL,
+						 10));
 		return;
 	}
 	if (!strcmp(base, "filter") && !strncmp(value, "none", 4)) {
