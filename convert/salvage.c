@@ -196,28 +196,72 @@ static int plan_described(struct salvage *sv, int i, struct tdat_error *err)
 
 /* ---- searching a buffer section whose description is lost ---- */
 
+/* Sizes a chunk header can hold (compression never grows data much). */
 static int chunk_plausible(uint32_t c, uint32_t u, uint32_t ps)
 {
-	return c > 0 && u > 0 && u % ps == 0 && u <= MAX_CHUNK;
+	return c > 0 && u > 0 && u % ps == 0 && u <= MAX_CHUNK &&
+	       c <= u + u / 8 + 1024;
+}
+
+/* The chunk at at (header c, u) decompresses to u bytes. */
+static int chunk_decompresses(struct salvage *sv, uint64_t at, uint32_t c,
+			      uint32_t u)
+{
+	struct tdat_error e;
+
+	return !grow(&sv->cbuf, &sv->ccap, c) &&
+	       !grow(&sv->ubuf, &sv->ucap, u) &&
+	       !tdat_salvage_read(sv->f, at + 8, sv->cbuf, c, &e) &&
+	       !tdat_salvage_decompress(sv->f, sv->cbuf, c, sv->ubuf, u);
+}
+
+/* Does a chunk stream begin at at: a count, then a first chunk that
+ * decompresses (or is cut by the end of the file)? */
+static int stream_starts(struct salvage *sv, uint64_t at, uint64_t end,
+			 uint32_t ps)
+{
+	uint32_t k, c, u;
+
+	if (at + 12 > end || get32(sv, at, &k) || !k || k > (1u << 24) ||
+	    get32(sv, at + 4, &c) || get32(sv, at + 8, &u) ||
+	    !chunk_plausible(c, u, ps))
+		return 0;
+	if (c > end - at - 12)
+		return end == sv->f->file_size;
+	return chunk_decompresses(sv, at + 4, c, u);
+}
+
+/* The next page boundary in [at, end) where a chunk stream begins, or end. */
+static uint64_t next_stream(struct salvage *sv, uint64_t at, uint64_t end,
+			    uint32_t ps)
+{
+	for (at = align_up(at, ps); at < end; at += ps)
+		if (stream_starts(sv, at, end, ps))
+			return at;
+	return end;
 }
 
 /*
- * Compressed streams: at each page boundary a chunk count and chunk
- * headers that hold together.  A stream cut by the end of the file
- * runs to it.
+ * Compressed streams: on page boundaries, a chunk count and chunks.  A
+ * stream whose walk breaks on a damaged header runs to where the next
+ * stream begins (the copy resyncs inside it); a stream cut by the end of
+ * the file runs to it.
  */
 static int find_chunk_streams(struct salvage *sv, struct plan *p,
 			      uint64_t body, uint64_t end, uint32_t ps,
 			      struct tdat_error *err)
 {
-	uint64_t at = align_up(body, ps), q;
+	uint64_t at = next_stream(sv, body, end, ps), q;
 	uint32_t k, n, c, u;
 	int cpu = 0;
 
-	while (at + 12 <= end && !get32(sv, at, &k) && k > 0 &&
-	       k <= (end - at - 4) / 8 + 1) {
-		if (get32(sv, at + 4, &c) || get32(sv, at + 8, &u) ||
-		    !chunk_plausible(c, u, ps))
+	if (at > align_up(body, ps))
+		restore_say(sv->o, "%s: offset %llu: dropped: %llu bytes where"
+			    " no chunk stream begins", sv->path,
+			    (unsigned long long)align_up(body, ps),
+			    (unsigned long long)(at - align_up(body, ps)));
+	while (at < end) {
+		if (get32(sv, at, &k))
 			break;
 		for (q = at + 4, n = 0; n < k && q + 8 <= end; n++) {
 			if (get32(sv, q, &c) || get32(sv, q + 4, &u) ||
@@ -227,15 +271,17 @@ static int find_chunk_streams(struct salvage *sv, struct plan *p,
 		}
 		if (q > end)
 			q = end;
+		if (n < k && q < end)	/* broken: the stream may go on */
+			q = next_stream(sv, q + 1, end, ps);
 		if (add_stream(p, cpu++, at, q, 0))
 			return oom(sv, err);
-		at = align_up(q, ps);
+		at = next_stream(sv, q, end, ps);
+		if (at > align_up(q, ps))
+			restore_say(sv->o, "%s: offset %llu: dropped: %llu bytes"
+				    " where no chunk stream begins", sv->path,
+				    (unsigned long long)align_up(q, ps),
+				    (unsigned long long)(at - align_up(q, ps)));
 	}
-	if (at < end && p->nstreams == 0)
-		restore_say(sv->o, "%s: offset %llu: dropped: %llu bytes where"
-			    " no chunk stream begins", sv->path,
-			    (unsigned long long)at,
-			    (unsigned long long)(end - at));
 	return 0;
 }
 
@@ -376,6 +422,34 @@ static int plan_lost(struct salvage *sv, int nth, struct tdat_error *err)
 }
 
 /* Output buffers: the described ones, then the searched ones; top first. */
+/* A described compressed stream ends where the file's next one begins:
+ * a resync must not wander into another CPU's chunks. */
+static void bound_streams(struct salvage *sv)
+{
+	int i, j, b, c;
+
+	for (i = 0; i < sv->nbufs; i++) {
+		struct plan *p = &sv->plans[i];
+
+		if (p->from < 0 || !p->compressed)
+			continue;
+		for (j = 0; j < p->nstreams; j++) {
+			struct stream *s = &p->streams[j];
+
+			for (b = 0; b < sv->f->nbuffers; b++) {
+				const struct tdat_buffer *fb =
+					&sv->f->buffers[b];
+
+				for (c = 0; c < fb->ncpus; c++)
+					if (fb->cpus[c].size &&
+					    fb->cpus[c].offset > s->start &&
+					    fb->cpus[c].offset < s->end)
+						s->end = fb->cpus[c].offset;
+			}
+		}
+	}
+}
+
 static int make_plans(struct salvage *sv, struct tdat_error *err)
 {
 	uint32_t n;
@@ -384,6 +458,7 @@ static int make_plans(struct salvage *sv, struct tdat_error *err)
 	for (i = 0; i < sv->f->nbuffers; i++)
 		if (plan_described(sv, i, err))
 			return -1;
+	bound_streams(sv);
 	for (i = 0; i < sv->s.nlost; i++)
 		if (plan_lost(sv, i, err))
 			return -1;
@@ -473,10 +548,54 @@ static int copy_chunk(struct salvage *sv, struct page_filter *pf,
 	return 0;
 }
 
+/* Could a compressed chunk of f's codec begin at p? */
+static int codec_start(const struct tdat_file *f, const uint8_t *p)
+{
+	if (f->codec == TDAT_CODEC_ZSTD)
+		return p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f &&
+		       p[3] == 0xfd;
+	return p[0] == 0x78 && ((0x78 << 8) | p[1]) % 31 == 0;
+}
+
+#define SYNC_WINDOW (64u << 10)
+
+/*
+ * After a chunk header that does not hold together: the next offset in
+ * (from, limit) where a chunk whose payload decompresses begins, or 0.
+ */
+static uint64_t resync(struct salvage *sv, uint64_t from, uint64_t limit,
+		       uint32_t ps)
+{
+	uint8_t win[SYNC_WINDOW + 12];
+	struct tdat_error e;
+	uint64_t at, q;
+	size_t n, i;
+
+	for (at = from + 1; at + 12 <= limit; at += SYNC_WINDOW) {
+		n = limit - at < sizeof(win) ? (size_t)(limit - at) :
+					       sizeof(win);
+		if (tdat_salvage_read(sv->f, at, win, n, &e))
+			return 0;
+		for (i = 0; i + 12 <= n && i < SYNC_WINDOW; i++) {
+			uint32_t c, u;
+
+			if (!codec_start(sv->f, win + i + 8))
+				continue;
+			c = tdat_get32(sv->f, win + i);
+			u = tdat_get32(sv->f, win + i + 4);
+			q = at + i;
+			if (chunk_plausible(c, u, ps) && c <= limit - q - 8 &&
+			    chunk_decompresses(sv, q, c, u))
+				return q;
+		}
+	}
+	return 0;
+}
+
 static int copy_chunks(struct salvage *sv, struct page_filter *pf,
 		       const struct stream *s, struct tdat_error *err)
 {
-	uint64_t at = s->start + 4, limit = s->end;
+	uint64_t at = s->start + 4, limit = s->end, q;
 	uint32_t k, n, c, u;
 
 	if (get32(sv, s->start, &k) || s->start + 4 > limit) {
@@ -491,16 +610,24 @@ static int copy_chunks(struct salvage *sv, struct page_filter *pf,
 					" by the end of the file");
 			break;
 		}
-		if (!chunk_plausible(c, u, pf->page_size)) {
-			pf_drop(pf, at, limit - at, "a chunk header that does"
-				" not hold together (the rest of the stream"
-				" cannot be walked)");
-			break;
-		}
-		if (c > limit - at - 8) {
-			pf_drop(pf, at, limit - at, "a chunk cut by the end of"
-				" the file");
-			break;
+		if (!chunk_plausible(c, u, pf->page_size) ||
+		    c > limit - at - 8) {
+			q = resync(sv, at, limit, pf->page_size);
+			if (!q && chunk_plausible(c, u, pf->page_size) &&
+			    limit == sv->f->file_size) {
+				pf_drop(pf, at, limit - at, "a chunk cut by the"
+					" end of the file");
+				break;
+			}
+			pf_drop(pf, at, (q ? q : limit) - at, q ?
+				"a chunk header that does not hold together;"
+				" the stream goes on at the next chunk found" :
+				"a chunk header that does not hold together,"
+				" and no chunk after it");
+			if (!q)
+				break;
+			at = q;
+			continue;
 		}
 		if (copy_chunk(sv, pf, at, c, u, err))
 			return -1;
