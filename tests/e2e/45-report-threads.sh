@@ -9,7 +9,11 @@ same() {
 	TRACEBOX_REPORT_THREADS=0 $TB report "$@" >"$TMPDIR/t0" 2>"$TMPDIR/e0" || true
 	TRACEBOX_REPORT_THREADS=3 $TB report "$@" >"$TMPDIR/t3" 2>"$TMPDIR/e3" || true
 	assert_same "$TMPDIR/t0" "$TMPDIR/t3"
-	assert_same "$TMPDIR/e0" "$TMPDIR/e3"
+	# Our messages only: under ASan, LSan's summary of libtraceevent's
+	# suppressed leaks grows with the workers' handles.
+	grep '^tracebox' "$TMPDIR/e0" >"$TMPDIR/m0" || true
+	grep '^tracebox' "$TMPDIR/e3" >"$TMPDIR/m3" || true
+	assert_same "$TMPDIR/m0" "$TMPDIR/m3"
 	[ -s "$TMPDIR/t0" ] || fail "empty report: $*"
 }
 
