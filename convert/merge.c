@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "merge_internal.h"
 
 #define DEFAULT_MAX_OPEN 64
@@ -37,6 +38,18 @@ void merge_warn(struct merge_ctx *m, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	m->o->warn(m->o->warn_ctx, msg);
+}
+
+/* Inputs kept open: 64, or half the descriptors the process may have. */
+static int default_max_open(void)
+{
+	struct rlimit rl;
+	long n = DEFAULT_MAX_OPEN;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    (long)(rl.rlim_cur / 2) < n)
+		n = (long)(rl.rlim_cur / 2);
+	return n < 2 ? 2 : (int)n;
 }
 
 /* ---- pass 1: metadata and where each stream starts ---- */
@@ -292,7 +305,7 @@ int merge_files(const char *const *in, int nin, const char *out,
 	m.o = o;
 	m.st = stats ? stats : &local;
 	memset(m.st, 0, sizeof(*m.st));
-	m.max_open = o->max_open > 0 ? o->max_open : DEFAULT_MAX_OPEN;
+	m.max_open = o->max_open > 0 ? o->max_open : default_max_open();
 	if (nin < 1)
 		return merge_fail(err, "%s: no input to merge", out);
 	m.in = calloc((size_t)nin, sizeof(*m.in));

@@ -10,6 +10,9 @@
  *        mkpieces -b NAME IN OUT    only buffer NAME ("" = top) in OUT
  *        mkpieces -e SYS IN OUT     like -b, with only event system SYS
  *                                   in the formats (use after -b NAME)
+ *        mkpieces -c ...            with -b: the first event format's
+ *                                   print fmt gets another first letter
+ *                                   (a format that conflicts)
  *        mkpieces -o K ...          with -p: each piece but the first
  *                                   also starts with the last K pages of
  *                                   the piece before (repeated pages)
@@ -33,6 +36,7 @@ struct plan {
 	int half;		/* -h */
 	const char *buffer;	/* -b */
 	const char *system;	/* -e */
+	int change;		/* -c */
 	uint64_t t0, t1;	/* -t: first and last page times */
 };
 
@@ -194,6 +198,34 @@ static int keep_system(struct tdat_file *f, struct tdat_blob *part,
 	return 0;
 }
 
+/* Another first letter in the first "print fmt" of the events part. */
+static int change_format(struct tdat_file *meta, struct tdat_blob *events)
+{
+	struct tdat_blob *b = &meta->meta[TDAT_META_EVENTS];
+	const char key[] = "print fmt: \"";
+	uint8_t *d;
+	size_t i;
+
+	if (b->data != events->data) {
+		d = malloc(b->len);
+		if (!d)
+			return -1;
+		memcpy(d, b->data, b->len);
+		events->data = d;
+		events->len = b->len;
+		*b = *events;
+	}
+	for (i = 0; i + sizeof(key) < b->len; i++) {
+		if (memcmp(b->data + i, key, sizeof(key) - 1))
+			continue;
+		i += sizeof(key) - 1;
+		b->data[i] = b->data[i] == 'X' ? 'Y' : 'X';
+		return 0;
+	}
+	fprintf(stderr, "mkpieces: no print fmt to change\n");
+	return -1;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: mkpieces [-p N [-o K | -h] | -t N] IN PREFIX\n"
@@ -284,6 +316,9 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "-h")) {
 			pl.half = 1;
 			i--;
+		} else if (!strcmp(argv[i], "-c")) {
+			pl.change = 1;
+			i--;
 		} else if (!strcmp(argv[i], "-b"))
 			pl.buffer = argv[i + 1];
 		else if (!strcmp(argv[i], "-e"))
@@ -314,6 +349,8 @@ int main(int argc, char **argv)
 				return 1;
 			meta.meta[TDAT_META_EVENTS] = events;
 		}
+		if (pl.change && change_format(&meta, &events))
+			return 1;
 		pl.pages = INT32_MAX;	/* everything in one piece */
 		if (write_piece(f, &meta, argv[i + 1], &pl, 0))
 			return die();
