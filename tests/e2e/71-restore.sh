@@ -351,6 +351,27 @@ for f in "$FIX/v6-clock-global.dat" "$FIX/v7-none-sched-irq.dat"; do
 	done
 done
 
+step "big-endian, 32-bit-kernel pages (synthetic): whole, and cut"
+MKVAR=$(dirname "$TB")/tools/mkvariant
+"$MKVAR" --big-endian --long4 "$FIX/v7-zstd-sched-irq.dat" be.dat
+trace-cmd report -i be.dat >be.txt
+expect_exit 0 "$TB" restore -o be-whole.dat be.dat
+trace-cmd report -i be-whole.dat | cmp -s - be.txt || fail "big-endian copy reports differently"
+head -c $(($(stat -c %s be.dat) - 2000)) be.dat >be-cut.dat
+expect_exit 0 "$TB" restore -o be-fixed.dat be-cut.dat
+assert_grep 'inferred: buffer "".*2 chunk streams' "$ERR"
+trace-cmd report -i be-fixed.dat >be-fixed.txt
+subset be.txt be-fixed.txt || fail "big-endian salvage invented events"
+
+step "--file-version and --compression choose the output"
+expect_exit 0 "$TB" restore -q --file-version 6 -o v6of7.dat \
+	"$FIX/truncated/v7-zstd-markers-raw_syscalls.cut-at-1059000.dat"
+[ ! -s "$ERR" ] || fail "-q still printed: $(head -n 1 "$ERR")"
+assert_eq "6" "$(head -c 11 v6of7.dat | tail -c 1)" "version of the output"
+trace-cmd report -i v6of7.dat | cmp -s - cut7.txt || fail "v6 copy of the salvage differs"
+expect_exit 2 "$TB" restore --compression zstd -o y.dat "$FIX/v6-sched-irq.dat"
+assert_grep 'needs --file-version' "$ERR"
+
 step "an undamaged file comes out whole"
 for f in "$FIX/v6-2inst-irq-top-sched-inst1.dat" "$FIX/v7-zstd-2inst-irq-top-sched-inst1-tc34.dat"; do
 	expect_exit 0 "$TB" restore -o whole.dat "$f"
