@@ -336,6 +336,52 @@ static void test_fixture_events(void)
 		"121,108,111,97,100,45,49,0,0,0]}}\n");
 }
 
+/* An event id the file has no format for: null names, the id, no
+ * fields (the text report says [UNKNOWN EVENT]). */
+static void test_unknown_event(void)
+{
+	struct tep_plugin_list *plugins = NULL;
+	struct tdat_error err;
+	struct tdat_file *f = tdat_open(fixture("v6-sched-irq.dat"), &err);
+	/* common_type 9999, flags 0, preempt 0, common_pid 0 */
+	uint8_t data[8] = { 0x0f, 0x27, 0, 0, 0, 0, 0, 0 };
+	struct tep_handle *tep;
+	struct tep_record rec;
+	struct event_view v;
+	struct printer p;
+	struct sink s;
+	char *got;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	tep = tep_from_file(f, 0, &plugins, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
+	memset(&rec, 0, sizeof(rec));
+	rec.data = data;
+	rec.size = sizeof(data);
+	rec.cpu = 1;
+	rec.missed_events = -1;
+	memset(&v, 0, sizeof(v));
+	v.tep = tep;
+	v.rec = &rec;
+	v.ts = 12;
+	v.buffer = "inst";
+	v.path = "x.dat";
+	sink_open(&s);
+	memset(&p, 0, sizeof(p));
+	p.o = &s.o;
+	json_printer_init(&p, 1);
+	p.line(&p, &v);
+	json_printer_init(&p, 0);
+	got = sink_close(&s);
+	CU_ASSERT_STRING_EQUAL(got, "{\"timestamp\":12,\"cpu\":1,"
+		"\"missed_events\":-1,\"buffer\":\"inst\",\"file\":\"x.dat\","
+		"\"pid\":0,\"comm\":\"<idle>\",\"type\":9999,"
+		"\"system\":null,\"event\":null,\"fields\":{}}\n");
+	free(got);
+	tep_free(tep);
+	tdat_close(f);
+}
+
 void suite_json(void)
 {
 	CU_pSuite s = CU_add_suite("json", NULL, NULL);
@@ -345,4 +391,5 @@ void suite_json(void)
 	CU_add_test(s, "64-bit numbers", test_numbers);
 	CU_add_test(s, "fields of each kind", test_fields);
 	CU_add_test(s, "events of fixtures", test_fixture_events);
+	CU_add_test(s, "an event without a format", test_unknown_event);
 }
