@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,6 +299,11 @@ int cmd_merge(int argc, char **argv)
 	struct args a;
 	int i, r;
 
+	/* Each input's metadata (megabytes of kallsyms) is read and freed in
+	 * turn: let the heap keep those buffers for the next input instead
+	 * of mapping and faulting in fresh pages every time. */
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 128 << 20);
 	memset(&o, 0, sizeof(o));
 	r = parse_args(&a, argc, argv);
 	if (!r && pick_codec(&a, &o))
