@@ -102,17 +102,34 @@ static int parse_count(const char *s, uint64_t *v)
 	return errno || end == s || *end || *s == '-' || !*v ? -1 : 0;
 }
 
-/* Seconds as trace-cmd reads them: (unsigned long long)(value * 1e9). */
+/*
+ * Seconds with up to 9 decimals, read exactly: trace-cmd multiplies a
+ * double by 1e9, which can land 1 ns short ("540.138869261" gives
+ * 540138869260); here it gives the nanosecond written.  Further
+ * decimals are cut off.
+ */
 static int parse_seconds(const char *s, uint64_t *ns)
 {
-	char *end;
-	double d;
+	uint64_t sec = 0, frac = 0;
+	int digits = 0;
+	const char *p = s;
 
-	errno = 0;
-	d = strtod(s, &end);
-	if (errno || end == s || *end || d < 0 || d > 1.8e10)
+	if (!*p || *p == '.')
 		return -1;
-	*ns = (uint64_t)(d * 1000000000.0);
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (sec > UINT64_MAX / 10 / 1000000000ull)
+			return -1;
+		sec = sec * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+			if (digits < 9)
+				frac = frac * 10 + (uint64_t)(*p - '0');
+	if (*p)
+		return -1;
+	for (; digits < 9; digits++)
+		frac *= 10;
+	*ns = sec * 1000000000ull + frac;
 	return 0;
 }
 
@@ -260,15 +277,16 @@ static int pick_buffers(const struct args *a, const struct tdat_file *f,
 		b->in_buf = j;
 		b->name = a->picks[i].out_name;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		tops += !o->buffers[i].name[0];
+	if (tops > 1)
+		return usage_error("only one buffer can be the top buffer");
+	for (i = 0; i < n; i++) {
 		for (j = 0; j < i; j++)
 			if (!strcmp(o->buffers[i].name, o->buffers[j].name))
 				return usage_error("buffer \"%s\" is chosen"
 						   " twice", o->buffers[i].name);
 	}
-	if (tops > 1)
-		return usage_error("only one buffer can be the top buffer");
 	/* the top buffer goes first */
 	for (i = 1; i < n; i++) {
 		if (!o->buffers[i].name[0]) {
