@@ -22,11 +22,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "recorder.h"
 
 #define FLUSH_MS 500
 #define PIPE_BYTES (1 << 20)
+/* Readers use little CPU but must run soon after they wake, or the
+ * kernel overwrites pages on a busy machine: a higher weight (when
+ * allowed: root) shortens that wait. */
+#define READER_NICE (-10)
 
 struct stream {
 	struct readers *rs;
@@ -168,6 +173,7 @@ static void *reader_main(void *arg)
 	struct pollfd p[2];
 	int r;
 
+	setpriority(PRIO_PROCESS, (id_t)gettid(), READER_NICE);	/* best effort */
 	for (;;) {
 		p[0].fd = s->raw;
 		p[0].events = POLLIN;
