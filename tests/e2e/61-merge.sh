@@ -104,6 +104,19 @@ for f in $(fixtures); do
 	expect_exit 0 $TB merge -o m.dat pc.*
 	streams m.dat >s.merged
 	assert_same s.orig s.merged
+
+	step "$n: pieces taking turns page by page (two readers of one buffer)"
+	rm -f pc.*
+	"$TOOLS/mkpieces" -i 2 "$f" pc >/dev/null
+	expect_exit 0 $TB merge -q -o m.dat pc.*
+	streams m.dat >s.merged
+	assert_same s.orig s.merged
+
+	step "$n: events interleaving inside pages (each page cut in two)"
+	rm -f pc.*
+	"$TOOLS/mkpieces" -s "$f" pc >/dev/null
+	expect_exit 0 $TB merge -q -o m.dat pc.*
+	report_same "$f" m.dat
 done
 
 step "a file merged with itself is itself; the note counts what was dropped"

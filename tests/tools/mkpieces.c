@@ -7,6 +7,12 @@
  *                                   -p): PREFIX.0001, PREFIX.0002, ...
  *        mkpieces -t N IN PREFIX    N pieces by time: a page goes to the
  *                                   piece its first event falls in
+ *        mkpieces -i N IN PREFIX    N pieces that take turns: page k of
+ *                                   a CPU goes to piece k % N (readers
+ *                                   sharing one ring buffer)
+ *        mkpieces -s IN PREFIX      2 pieces: the first half of the
+ *                                   events of every page in piece 1, the
+ *                                   rest in piece 2, each a cut page
  *        mkpieces -b NAME IN OUT    only buffer NAME ("" = top) in OUT
  *        mkpieces -e SYS IN OUT     like -b, with only event system SYS
  *                                   in the formats (use after -b NAME)
@@ -34,6 +40,8 @@ struct plan {
 	int pieces;		/* -t */
 	int overlap;		/* -o */
 	int half;		/* -h */
+	int turns;		/* -i */
+	int halves;		/* -s */
 	const char *buffer;	/* -b */
 	const char *system;	/* -e */
 	int change;		/* -c */
@@ -79,6 +87,8 @@ static int in_piece(const struct plan *pl, int p, uint64_t k, uint64_t t)
 {
 	uint64_t span, q;
 
+	if (pl->turns)
+		return k % (uint64_t)pl->turns == (uint64_t)p;
 	if (pl->pages) {
 		q = k / (uint64_t)pl->pages;
 		return q == (uint64_t)p ||
@@ -120,7 +130,16 @@ static int copy_cpu(struct tdat_file *f, int b, int i, struct tdat_writer *w,
 				break;
 			}
 		}
-		if (in_piece(pl, p, k, page_time(f, page, ps)) &&
+		if (pl->halves) {
+			n = events_in(f, page, ps);
+			if (n && (tdat_page_cut_index(f, page, ps, p ?
+					(uint32_t)n / 2 : 0, p ? (uint32_t)n :
+					(uint32_t)n / 2, cut, off, &err) < 0 ||
+				  tdat_writer_put_pages(w, cut, ps, &err))) {
+				got = -1;
+				break;
+			}
+		} else if (in_piece(pl, p, k, page_time(f, page, ps)) &&
 		    tdat_writer_put_pages(w, page, ps, &err)) {
 			got = -1;
 			break;
@@ -228,7 +247,8 @@ static int change_format(struct tdat_file *meta, struct tdat_blob *events)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: mkpieces [-p N [-o K | -h] | -t N] IN PREFIX\n"
+	fprintf(stderr, "usage: mkpieces [-p N [-o K | -h] | -t N | -i N | -s]"
+		" IN PREFIX\n"
 		"       mkpieces -b NAME [-e SYSTEM] IN OUT\n");
 	return 2;
 }
@@ -311,7 +331,12 @@ int main(int argc, char **argv)
 			pl.pages = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "-t"))
 			pl.pieces = atoi(argv[i + 1]);
-		else if (!strcmp(argv[i], "-o"))
+		else if (!strcmp(argv[i], "-i"))
+			pl.turns = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "-s")) {
+			pl.halves = 1;
+			i--;
+		} else if (!strcmp(argv[i], "-o"))
 			pl.overlap = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "-h")) {
 			pl.half = 1;
@@ -326,6 +351,8 @@ int main(int argc, char **argv)
 		else
 			return usage();
 	}
+	if (pl.turns > 0 || pl.halves)
+		pl.pages = INT32_MAX;
 	if (argc - i != 2 || (pl.pages <= 0) + (pl.pieces <= 0) +
 	    !pl.buffer != 2 || pl.overlap < 0 || pl.overlap >= pl.pages + !pl.pages)
 		return usage();
@@ -361,7 +388,7 @@ int main(int argc, char **argv)
 	}
 	if (pl.pieces && time_range(f, &pl))
 		return die();
-	n = pl.pieces ? pl.pieces :
+	n = pl.turns ? pl.turns : pl.halves ? 2 : pl.pieces ? pl.pieces :
 	    (int)((most_pages(f) + (uint64_t)pl.pages - 1) / pl.pages);
 	for (p = 0; p < n; p++) {
 		snprintf(name, sizeof(name), "%s.%04d", argv[i + 1], p + 1);
