@@ -180,7 +180,11 @@ static int record(struct record_opts *o)
 			(unsigned long long)lost);
 	if (!strcmp(why, "reader") && !r)
 		r = -1;
-	if (child > 0 && !ended && waitpid(child, &status, 0) == child)
+	/* After a signal (passed on to it) the command ends soon; after a
+	 * failure it is left running rather than waited for. */
+	if (child > 0 && !ended &&
+	    waitpid(child, &status, strcmp(why, "signal") ? WNOHANG : 0) ==
+	    child)
 		ended = 1;
 	if (r)
 		return 1;
