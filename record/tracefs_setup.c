@@ -7,6 +7,7 @@
  * enabled and takes the same words back, and filters per event, so each
  * file's old text is all there is to restore.
  */
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,16 +112,27 @@ static void event_word(const struct rec_event *e, char *buf, size_t cap)
 		snprintf(buf, cap, "%s", e->system);
 }
 
-/* Whether events/SYS/EV is one of those e names; word_sys: -e WORD
- * names a system (events/WORD exists), else an event in any system. */
+/* Whether events/SYS/EV is one of those e names (trace-cmd's globs
+ * allowed); word_sys: -e WORD names systems (some system matches it),
+ * else events in any system. */
+static int match(const char *pattern, const char *name)
+{
+	return !fnmatch(pattern, name, 0);
+}
+
 static int event_matches(const struct rec_event *e, const char *sys,
 			 const char *ev, int word_sys)
 {
 	if (!e->system)		/* all */
-		return !e->event || !strcmp(e->event, ev);
+		return !e->event || match(e->event, ev);
 	if (e->event)
-		return !strcmp(e->system, sys) && !strcmp(e->event, ev);
-	return word_sys ? !strcmp(e->system, sys) : !strcmp(e->system, ev);
+		return match(e->system, sys) && match(e->event, ev);
+	return word_sys ? match(e->system, sys) : match(e->system, ev);
+}
+
+static int has_glob(const char *s)
+{
+	return s && strpbrk(s, "*?[") != NULL;
 }
 
 static int add_path(struct tfs_names *out, int *cap, const char *sys,
@@ -153,12 +165,10 @@ static int event_dirs(const char *dir, const struct rec_event *e,
 
 	out->v = NULL;
 	out->n = 0;
-	if (e->system && !e->event) {
-		snprintf(rel, sizeof(rel), "events/%s", e->system);
-		word_sys = tfs_exists(dir, rel);
-	}
 	if (tfs_subdirs(dir, "events", &sys, err))
 		return -1;
+	for (i = 0; e->system && !e->event && i < sys.n; i++)
+		word_sys |= match(e->system, sys.v[i]);
 	for (i = 0; !r && i < sys.n; i++) {
 		if (!strcmp(sys.v[i], "ftrace") &&
 		    !(e->system && !strcmp(e->system, "ftrace")))
@@ -213,6 +223,29 @@ static int set_filter(struct rec_tracefs *t, const char *dir,
 	return fail(err, "-e %s: no such event", word);
 }
 
+/* set_event takes no globs: each event a glob names, one by one. */
+static int enable_each(const char *dir, const struct rec_event *e,
+		       const char *word, struct tdat_error *err)
+{
+	struct tfs_names evs;
+	int i, r = 0;
+
+	if (event_dirs(dir, e, &evs, err))
+		return -1;
+	if (!evs.n)
+		r = fail(err, "-e %s: no event in %s/events matches", word,
+			 dir);
+	for (i = 0; !r && i < evs.n; i++) {
+		char *sys = evs.v[i] + strlen("events/");
+		char *slash = strchr(sys, '/');
+
+		*slash = ':';
+		r = tfs_write(dir, "set_event", sys, err);
+	}
+	tfs_names_free(&evs);
+	return r;
+}
+
 static int set_events(struct rec_tracefs *t, const char *dir,
 		      const struct rec_buf_opts *b, struct tdat_error *err)
 {
@@ -226,9 +259,13 @@ static int set_events(struct rec_tracefs *t, const char *dir,
 		const struct rec_event *e = &b->events[i];
 
 		event_word(e, word, sizeof(word));
-		if (tfs_write(dir, "set_event", word, err))
+		if (has_glob(e->system) || has_glob(e->event)) {
+			if (enable_each(dir, e, word, err))
+				return -1;
+		} else if (tfs_write(dir, "set_event", word, err)) {
 			return fail(err, "-e %s: no such event or system in"
 				    " %s/events", word, dir);
+		}
 		if (e->filter && set_filter(t, dir, e, word, err))
 			return -1;
 	}

@@ -127,14 +127,17 @@ for v in "" "--file-version 6"; do
 done
 
 step "CPU mask, size limit, sub-buffer size"
-# (and a command's exit status becomes record's)
-expect_exit 3 $TB record -q -M 1 -e sched -o m.dat sh -c \
+# (and a command's exit status becomes record's; and a glob as -e)
+expect_exit 3 $TB record -q -M 1 -e 'sched:sched_sw*' -o m.dat sh -c \
 	'for i in 1 2 3 4 5 6 7 8; do cat /proc/stat >/dev/null; done; sleep 0.2; exit 3'
 assert_grep "sh exited with status 3" "$ERR"
 events m.dat >ev.txt
 assert_grep "\[000\]" ev.txt
 if grep -q "\[001\]" ev.txt; then
 	fail "-M 1 recorded CPU 1"
+fi
+if grep -v " sched_switch: " ev.txt | grep -q .; then
+	fail "-e 'sched:sched_sw*' recorded other events"
 fi
 expect_exit 0 $TB record -q -m 16 --compression none -e sched -e raw_syscalls \
 	-o lim.dat dd if=/dev/zero of=/dev/null bs=1 count=100000
