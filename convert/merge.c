@@ -264,6 +264,9 @@ static int write_output(struct merge_ctx *m, const char *out,
 	struct tdat_writer *w;
 
 	write_opts(m, &wo);
+	m->out_codec = wo.codec;
+	m->copy_chunks = wo.version == 7 && wo.codec != TDAT_CODEC_NONE &&
+			 !wo.level;
 	if (wo.version == 6)
 		warn_v6(m);
 	order_streams(m);

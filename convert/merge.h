@@ -37,6 +37,7 @@ struct merge_stats {
 	uint64_t pages_in;	/* pages read from the inputs */
 	uint64_t pages_copied;	/* pages written as they were */
 	uint64_t pages_cut;	/* pages written as a cut of an input page */
+	uint64_t chunks_copied;	/* compressed chunks passed through */
 	uint64_t dup_pages;	/* identical pages dropped */
 	uint64_t dup_events;	/* repeated events dropped */
 };

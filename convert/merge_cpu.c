@@ -35,6 +35,16 @@ struct head {
 	uint32_t *size;
 	uint64_t prev;		/* the stream's latest timestamp before page */
 	int done;
+	/* chunk mode: stored chunks read as they are, then decoded */
+	int chunked;
+	struct tdat_chunk_decoder *dec;
+	const uint8_t *cdata;
+	uint32_t csize, usize;
+	uint8_t *ubuf;
+	uint32_t ucap;
+	uint32_t pg, npg;	/* page in the chunk, pages in the chunk */
+	uint64_t seq;		/* chunks read */
+	uint64_t coff;		/* file offset of the next chunk */
 };
 
 struct cpu_merge {
@@ -47,6 +57,12 @@ struct cpu_merge {
 	struct head *h;
 	uint8_t *batch;
 	size_t nbatch;
+	/* whole pages of one stored chunk written in a row: if the chunk
+	 * ends so, it is written as it was stored instead */
+	struct head *run_h;
+	uint64_t run_seq;
+	size_t run_start;
+	uint32_t run_pages;
 };
 
 static uint64_t head_ts(const struct head *h)
@@ -85,6 +101,43 @@ static void head_close(struct cpu_merge *c, struct head *h)
 	input_trim(c->m);
 }
 
+/* The next page of a stream in chunk mode: 1, 0 at the end, -1. */
+static int next_chunk_page(struct cpu_merge *c, struct head *h,
+			   struct tdat_error *err)
+{
+	int got;
+
+	if (h->pg + 1 < h->npg) {
+		h->pg++;
+		h->page = h->ubuf + (size_t)h->pg * c->ps;
+		return 1;
+	}
+	got = tdat_cpu_next_chunk(h->r, &h->cdata, &h->csize, &h->usize, err);
+	if (got <= 0)
+		return got;
+	h->off = h->coff;
+	h->coff += 8 + (uint64_t)h->csize;
+	if (!h->usize || h->usize % c->ps)
+		return bad_page(c, h, "chunk does not hold whole pages", err);
+	if (h->usize > h->ucap) {
+		uint8_t *b = realloc(h->ubuf, h->usize);
+
+		if (!b)
+			return merge_fail(err, "%s: out of memory",
+					  h->f->path);
+		h->ubuf = b;
+		h->ucap = h->usize;
+	}
+	if (tdat_chunk_decode(h->dec, h->cdata, h->csize, h->ubuf, h->usize,
+			      h->off, err))
+		return -1;
+	h->seq++;
+	h->pg = 0;
+	h->npg = h->usize / c->ps;
+	h->page = h->ubuf;
+	return 1;
+}
+
 /* The stream's next page and its events; done at the end. */
 static int head_next(struct cpu_merge *c, struct head *h,
 		     struct tdat_error *err)
@@ -96,7 +149,8 @@ static int head_next(struct cpu_merge *c, struct head *h,
 	if (h->nev)
 		h->prev = h->ts[h->nev - 1];
 	h->nev = h->pos = 0;
-	got = tdat_cpu_next_page(h->r, &h->page, &h->off, err);
+	got = h->chunked ? next_chunk_page(c, h, err) :
+			   tdat_cpu_next_page(h->r, &h->page, &h->off, err);
 	if (got <= 0) {
 		head_close(c, h);
 		return got;
@@ -140,12 +194,24 @@ static int head_open(struct cpu_merge *c, struct head *h,
 		c->m->in[s->input].busy = 0;
 		return -1;
 	}
+	if (c->m->copy_chunks && h->f->version == 7 &&
+	    h->f->buffers[s->buf].compressed &&
+	    h->f->codec == c->m->out_codec) {
+		h->dec = tdat_chunk_decoder_new(h->f);
+		if (!h->dec)
+			return merge_fail(err, "%s: out of memory",
+					  h->f->path);
+		h->chunked = 1;
+		h->coff = h->f->buffers[s->buf].cpus[s->idx].offset + 4;
+	}
 	return head_next(c, h, err);
 }
 
 static void head_free(struct head *h)
 {
 	tdat_cpu_close(h->r);
+	tdat_chunk_decoder_free(h->dec);
+	free(h->ubuf);
 	free(h->ts);
 	free(h->data);
 	free(h->size);
@@ -166,20 +232,58 @@ static int flush(struct cpu_merge *c, struct tdat_error *err)
 
 static uint8_t *slot(struct cpu_merge *c, struct tdat_error *err)
 {
-	if (c->nbatch == BATCH_PAGES && flush(c, err))
-		return NULL;
+	if (c->nbatch == BATCH_PAGES) {
+		c->run_h = NULL;	/* its first pages are gone */
+		if (flush(c, err))
+			return NULL;
+	}
 	return c->batch + c->nbatch++ * c->ps;
+}
+
+/* A chunk whose pages all went out whole, in a row, as it was stored. */
+static int put_stored_chunk(struct cpu_merge *c, struct head *h,
+			    struct tdat_error *err)
+{
+	int r;
+
+	c->run_h = NULL;
+	if (c->m->o->chunk_size && h->usize != c->m->o->chunk_size)
+		return 0;	/* the pages stay: the writer rechunks */
+	c->nbatch = c->run_start;
+	if (flush(c, err))
+		return -1;
+	r = tdat_writer_put_chunk(c->w, h->cdata, h->csize, h->usize, err);
+	if (r == -2)
+		return bad_page(c, h, "chunk is corrupt (it does not"
+				" decompress to whole, sane pages)", err);
+	if (r)
+		return -1;
+	c->m->st->chunks_copied++;
+	return 0;
 }
 
 static int put_whole(struct cpu_merge *c, struct head *h,
 		     struct tdat_error *err)
 {
-	uint8_t *p = slot(c, err);
+	uint8_t *p;
 
+	if (h->chunked && h->pg == 0) {
+		if (c->nbatch + h->npg > BATCH_PAGES && flush(c, err))
+			return -1;
+		c->run_h = h;
+		c->run_seq = h->seq;
+		c->run_start = c->nbatch;
+		c->run_pages = 0;
+	}
+	if (c->run_h != h || c->run_seq != h->seq || c->run_pages != h->pg)
+		c->run_h = NULL;
+	p = slot(c, err);
 	if (!p)
 		return -1;
 	memcpy(p, h->page, c->ps);
 	c->m->st->pages_copied++;
+	if (c->run_h == h && ++c->run_pages == h->npg)
+		return put_stored_chunk(c, h, err);
 	return 0;
 }
 
@@ -189,6 +293,7 @@ static int put_cut(struct cpu_merge *c, struct head *h, uint32_t from,
 {
 	uint8_t *p = slot(c, err);
 
+	c->run_h = NULL;
 	if (!p || tdat_page_cut_index(h->f, h->page, c->ps, from, to, p,
 				      h->off, err) < 0)
 		return -1;

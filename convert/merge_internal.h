@@ -46,6 +46,8 @@ struct merge_ctx {
 	int nstreams;
 	struct merge_stream *streams;
 	uint64_t done, total;	/* progress */
+	enum tdat_codec out_codec;
+	int copy_chunks;	/* stored chunks may pass through unchanged */
 };
 
 /* ---- merge.c ---- */
