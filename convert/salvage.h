@@ -5,7 +5,9 @@
  *   restore_pages.c  the page filter: pages in, checked (tdat_page_check),
  *                    good ones batched to a writer, runs of dropped ones
  *                    told as one line each
- *   salvage.c        a damaged trace.dat -> a valid one (restore -o OUT IN)
+ *   salvage.c        a damaged trace.dat -> a valid one (restore -o OUT IN),
+ *                    with restore_search.c and restore_copy.c
+ *                    (restore_salvage.h)
  *   assemble.c       raw page files -> a trace.dat (assemble.h)
  */
 #ifndef TB_SALVAGE_H
