@@ -41,8 +41,25 @@ events="-e raw_syscalls -e sched -e irq"
 exec 9>/tmp/tracebox-tracefs.lock
 flock -w 300 9 || { echo "bench/record.sh: tracefs is busy" >&2; exit 1; }
 
+# trace-cmd dies on this machine before its cleanup (see tc-record) and
+# leaves the top buffer's size, events and tracing_on changed: put them
+# back after each of its runs.
+T=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+T=${T:-/sys/kernel/tracing}
+saved_kb=$(sed 's/.*expanded: *\([0-9]*\).*/\1/; s/ .*//' "$T/buffer_size_kb")
+saved_on=$(cat "$T/tracing_on")
+saved_events=$(cat "$T/set_event")
+put_back() {
+	local e
+	echo "$saved_kb" >"$T/buffer_size_kb"
+	: >"$T/set_event"
+	for e in $saved_events; do echo "$e" >>"$T/set_event"; done
+	echo "$saved_on" >"$T/tracing_on"
+}
+
 work=$(mktemp -d /tmp/bench-record.XXXXXX)
 cleanup() {
+	put_back
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -59,6 +76,7 @@ run() {
 	[ "$tool" = tracebox ] && set -- record || set --
 	/usr/bin/time -f "%U %S" -o "$t" "$rec" "$@" -q -b "$kb" $events \
 		-o "$out" sh -c "$load" >/dev/null 2>"$work/err" || true
+	[ "$tool" = tracebox ] || put_back
 	[ -s "$out" ] && [ -s "$work/times" ] ||
 		{ cat "$work/err" >&2; echo "bench/record.sh: $tool failed" >&2; exit 1; }
 	# "times": shell user/sys, then children user/sys, as 0m1.234s
