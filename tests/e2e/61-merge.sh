@@ -119,6 +119,25 @@ for f in $(fixtures); do
 	report_same "$f" m.dat
 done
 
+step "stored chunks pass through unchanged (pieces of whole chunks)"
+rm -f sp.* pc.*
+zs=$FIX/v7-zstd-markers-raw_syscalls.dat
+if [ $split_works = 1 ]; then
+	expect_exit 0 $TB split -i "$zs" -o sp -p 110 -r
+else
+	"$TOOLS/mkpieces" -p 110 "$zs" sp >/dev/null
+fi
+expect_exit 0 $TB merge -q -o m.dat sp.*
+"$TOOLS/tdat-digest" --chunks "$zs" >c.orig
+"$TOOLS/tdat-digest" --chunks m.dat >c.merged
+assert_same c.orig c.merged
+expect_exit 0 $TB merge -q -o m.dat --level 9 sp.*
+"$TOOLS/tdat-digest" --chunks m.dat >c.merged
+cmp -s c.orig c.merged && fail "--level 9 copied chunks instead of recompressing"
+streams m.dat >s.merged
+streams "$zs" >s.orig
+assert_same s.orig s.merged
+
 step "a file merged with itself is itself; the note counts what was dropped"
 v6=$FIX/v6-sched-irq.dat
 expect_exit 0 $TB merge -o twice.dat "$v6" "$v6"
