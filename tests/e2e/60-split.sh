@@ -17,7 +17,9 @@
 TOOLS=$(dirname "$TB")/tools
 EV=$TOOLS/tdat-events
 command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
-[ -x "$EV" ] || fail "$EV missing (make $(dirname "$TB")/tools/tdat-events)"
+for t in tdat-events tdat-digest mkvariant; do
+	[ -x "$TOOLS/$t" ] || fail "$TOOLS/$t missing (make $(dirname "$TB")/tools/$t)"
+done
 
 # events FILE: its event list (tdat-events must succeed).
 events() {
@@ -100,14 +102,14 @@ for in in $(fixtures); do
 		cmp -s want.tc got.tc || fail "$name: trace-cmd report of the pieces differs: $(diff want.tc got.tc | head -n 4 | tr '\n' ' ')"
 	esac
 
-	# -m M -r: about three pieces by time, like trace-cmd's own
-	ms=$(( (last - first) / 3000000 + 1 ))
+	# -m M -r: about two pieces by time, like trace-cmd's own
+	ms=$(( (last - first) / 2000000 + 1 ))
 	split_ok m -i "$in" -o m/p -m "$ms" -r
 	pieces_list m >got.ev
 	same_list all.ev got.ev "$name -m $ms -r"
 
 	# -u U -c -r: every CPU with its own windows
-	us=$(( (last - first) / 2000 + 1 ))
+	us=$(( (last - first) / 1500 + 1 ))
 	split_ok u -i "$in" -o u/p -u "$us" -c -r
 	pieces_list u >got.ev
 	same_list all.ev got.ev "$name -u $us -c -r" sorted
@@ -172,6 +174,23 @@ for p in c/p.*; do
 done
 pieces_list c >got.ev
 same_list all.ev got.ev "-e 300 -c -r" sorted
+
+step "compressed chunks wholly inside a piece are copied as stored"
+in=$FIX/v7-zstd-markers-raw_syscalls.dat
+split_ok z -i "$in" -o z/p -e 10000 -r
+"$TOOLS/tdat-digest" --chunks "$in" | sort >in.ch
+"$TOOLS/tdat-digest" --chunks z/p.0002 | sort >p2.ch
+same=$(comm -12 in.ch p2.ch | wc -l)
+[ "$same" -gt 0 ] && [ "$same" -ge $(($(wc -l <p2.ch) - 4)) ] ||
+	fail "piece 2: only $same of $(wc -l <p2.ch) chunks copied as stored"
+
+step "big-endian, 32-bit-kernel pages (mkvariant) cut right"
+"$TOOLS/mkvariant" --big-endian --long4 "$FIX/v6-sched-irq.dat" be4.dat >/dev/null 2>&1 ||
+	fail "mkvariant"
+events be4.dat >all.ev
+split_ok w -i be4.dat -o w/p -e 77 -r
+pieces_list w >got.ev
+same_list all.ev got.ev "big-endian long4 -e 77 -r"
 
 step "buffers: all by default, --top, -B, -t, -b"
 in=$FIX/v7-zstd-2inst-irq-top-sched-inst1.dat
