@@ -233,6 +233,7 @@ static int worker_init(struct worker *w, struct pipeline *pl,
 
 	w->pl = pl;
 	w->p = *p;
+	w->p.cache = NULL;
 	trace_seq_init(&w->p.seq);
 	w->tep = calloc((size_t)n, sizeof(*w->tep));
 	w->plugins = calloc((size_t)n, sizeof(*w->plugins));
@@ -265,7 +266,7 @@ static void worker_free(struct worker *w, int n)
 	free(w->tep);
 	free(w->plugins);
 	free(w->ksyms);
-	trace_seq_destroy(&w->p.seq);
+	print_done(&w->p);
 }
 
 /* ---- the reader ---- */
@@ -358,9 +359,7 @@ static int reader_made(struct reader *r, int input, struct tep_handle *tep,
 		return 0;
 	if (!kind[id]) {
 		ev = tep_find_event(tep, id);
-		/* kmem's and hrtimer's plugins only print the event. */
-		kind[id] = ev && ev->handler && strcmp(ev->system, "kmem") &&
-			   strcmp(ev->system, "timer") ? 2 : 1;
+		kind[id] = ev && event_has_state(ev) ? 2 : 1;
 	}
 	return kind[id] == 2;
 }
@@ -483,6 +482,7 @@ static int reader_init(struct reader *r, struct pipeline *pl,
 	r->pl = pl;
 	r->o = p->o;
 	r->p = *p;
+	r->p.cache = NULL;
 	trace_seq_init(&r->p.seq);
 	outbuf_init(&r->scratch, NULL);
 	r->p.o = &r->scratch;
@@ -505,7 +505,7 @@ static void reader_free(struct reader *r)
 		free(r->kind[k]);
 	free(r->kind);
 	outbuf_free(&r->scratch);
-	trace_seq_destroy(&r->p.seq);
+	print_done(&r->p);
 }
 
 /* TRACEBOX_REPORT_THREADS=N sets the number of workers (0: none). */

@@ -33,6 +33,8 @@ void print_init(struct printer *p, struct outbuf *o,
 void print_done(struct printer *p)
 {
 	trace_seq_destroy(&p->seq);
+	body_cache_free(p->cache);
+	p->cache = NULL;
 }
 
 /* Nanoseconds to the nearest microsecond, without overflow at the top. */
@@ -168,10 +170,34 @@ static void put_latency(struct printer *p, const struct event_view *e)
 	outbuf_put(p->o, seq->buffer, seq->len);
 }
 
-static void put_info(struct printer *p, const struct event_view *e)
+/*
+ * Whether a plugin handler that may keep state prints ev: the
+ * sched_switch plugin registers comms, the function plugin tracks call
+ * depth.  kmem's and hrtimer's handlers only print the event.
+ */
+int event_has_state(const struct tep_event *ev)
+{
+	return ev->handler && strcmp(ev->system, "kmem") &&
+	       strcmp(ev->system, "timer");
+}
+
+static void put_info(struct printer *p, const struct event_view *e,
+		     const struct tep_event *ev)
 {
 	struct trace_seq *seq = &p->seq;
+	int cache = !event_has_state(ev);
+	const char *text;
+	size_t len;
 
+	if (cache && !p->cache)
+		p->cache = body_cache_new();
+	if (cache && p->cache) {
+		text = body_cache_get(p->cache, e->tep, e->rec, &len);
+		if (text) {
+			outbuf_put(p->o, text, len);
+			return;
+		}
+	}
 	trace_seq_reset(seq);
 	tep_print_event(e->tep, seq, e->rec, "%s", p->opts.raw ?
 			TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
@@ -180,6 +206,9 @@ static void put_info(struct printer *p, const struct event_view *e)
 	if (seq->len && seq->buffer[seq->len - 1] == '\n')
 		seq->len--;
 	outbuf_put(p->o, seq->buffer, seq->len);
+	if (cache && p->cache)
+		body_cache_put(p->cache, e->tep, e->rec, seq->buffer,
+			       seq->len);
 }
 
 static void put_missed(struct outbuf *o, const struct tep_record *rec)
@@ -222,6 +251,6 @@ void print_text_line(struct printer *p, const struct event_view *e)
 	nlen = strlen(ev->name);
 	if (nlen < 20)
 		outbuf_pad(o, 20 - nlen);
-	put_info(p, e);
+	put_info(p, e, ev);
 	outbuf_putc(o, '\n');
 }

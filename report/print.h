@@ -57,8 +57,22 @@ struct printer {
 	struct print_opts opts;
 	struct trace_seq seq;	/* scratch for libtraceevent's text */
 	uint64_t prev_ts;	/* --ts-diff: the last event shown, 0 none */
+	struct body_cache *cache;	/* texts by payload, made on first use */
 };
 
+/* bodycache.c: recent event texts by payload, for events whose text
+ * depends on nothing else (print.c says which). */
+struct body_cache;
+struct body_cache *body_cache_new(void);
+void body_cache_free(struct body_cache *c);
+const char *body_cache_get(struct body_cache *c, const void *tep,
+			   const struct tep_record *r, size_t *len);
+void body_cache_put(struct body_cache *c, const void *tep,
+		    const struct tep_record *r, const char *text, size_t len);
+
+/* A plugin that may keep state prints ev: it must see every such event
+ * in stream order, on one handle. */
+int event_has_state(const struct tep_event *ev);
 int clock_is_time(const char *clock);
 void print_init(struct printer *p, struct outbuf *o,
 		const struct print_opts *opts);
