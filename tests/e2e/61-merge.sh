@@ -205,6 +205,9 @@ mkdir adir
 refused "adir" adir
 : >empty.dat
 refused "empty.dat" empty.dat "$v6"
+cp "$v6" badpage.dat	# CPU 0's first page (0x534000) claims 64 KiB
+printf '\377\377\000\000' | dd of=badpage.dat bs=1 seek=$((0x534000 + 8)) conv=notrunc 2>/dev/null
+refused "badpage.dat: offset 5455872: buffer \"\" CPU 0: page commit is larger than the page" "$v6" badpage.dat
 
 step "usage: no output, no input, output is an input"
 expect_exit 2 $TB merge "$v6"
