@@ -28,6 +28,11 @@ struct walker {
 	uint64_t page;		/* index of the page in it */
 	uint32_t ev;		/* index of the next event in that page */
 	int have_page;
+	/* uncompressed streams are read RAW_SPAN pages at a time, so that
+	 * hundreds of open walkers hold little memory */
+	struct tdat_file *in;
+	int buf, idx;
+	uint64_t raw_next, raw_pages;	/* next page to open at, total */
 	int done;
 	struct tdat_event cur;	/* the next event, when !done */
 	struct split_pos at;	/* its position */
@@ -46,6 +51,41 @@ static int oom(const struct tdat_file *in, struct tdat_error *err)
 {
 	snprintf(err->msg, sizeof(err->msg), "%s: out of memory", in->path);
 	return -1;
+}
+
+#define RAW_SPAN 16
+
+/* Open w's reader: the whole stream, or (uncompressed) its next span. */
+static int walk_open(struct walker *w, struct tdat_error *err)
+{
+	struct tdat_buffer *b = &w->in->buffers[w->buf];
+	struct tdat_cpu save = b->cpus[w->idx];
+	uint64_t n;
+
+	tdat_cpu_close(w->r);
+	w->r = NULL;
+	if (b->compressed) {
+		if (w->raw_next)
+			return 0;	/* opened once, read to the end */
+		w->raw_next = 1;
+		w->r = tdat_cpu_open(w->in, w->buf, w->idx, err);
+		return w->r ? 0 : -1;
+	}
+	w->raw_pages = save.size / w->page_size;
+	if (w->raw_next >= w->raw_pages && save.size % w->page_size == 0)
+		return 0;
+	n = w->raw_pages - w->raw_next;
+	if (n > RAW_SPAN)
+		n = RAW_SPAN;
+	b->cpus[w->idx].offset += w->raw_next * w->page_size;
+	/* the last span keeps a partial page, for the reader to refuse */
+	b->cpus[w->idx].size = w->raw_next + n < w->raw_pages ?
+			       n * w->page_size :
+			       save.size - w->raw_next * w->page_size;
+	w->r = tdat_cpu_open(w->in, w->buf, w->idx, err);
+	b->cpus[w->idx] = save;
+	w->raw_next += n ? n : 1;
+	return w->r ? 0 : -1;
 }
 
 /* Step to the next event: 1, 0 at the end of the stream, -1 on error. */
@@ -74,7 +114,13 @@ static int walk_next(struct tdat_file *in, struct walker *w,
 			}
 			w->page++;
 		}
-		got = tdat_cpu_next_page(w->r, &page, &off, err);
+		got = w->r ? tdat_cpu_next_page(w->r, &page, &off, err) : 0;
+		while (got == 0 && w->r) {
+			if (walk_open(w, err))
+				return -1;
+			got = w->r ? tdat_cpu_next_page(w->r, &page, &off,
+							err) : 0;
+		}
 		if (got <= 0) {
 			w->have_page = 0;
 			w->done = 1;
@@ -422,8 +468,10 @@ int split_plan(struct tdat_file *in, const struct split_opts *o,
 			w[i].done = 1;
 			continue;
 		}
-		w[i].r = tdat_cpu_open(in, s->in_buf, s->idx, err);
-		if (!w[i].r)
+		w[i].in = in;
+		w[i].buf = s->in_buf;
+		w[i].idx = s->idx;
+		if (walk_open(&w[i], err))
 			goto out;
 		/* Without -c the walk is merged: every reader stays open.
 		 * With -c one is open at a time. */
