@@ -54,3 +54,16 @@ int tdat_fail_nooff(struct tdat_error *err, const char *file,
 	va_end(ap);
 	return -1;
 }
+
+int tdat_errorf(struct tdat_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	one_line(err->msg);
+	return -1;
+}

@@ -24,6 +24,11 @@ struct tdat_error {
 	char msg[512];		/* "FILE: offset N: what is wrong" */
 };
 
+/* Fill err (may be NULL) with a printf-style line, kept on one printable
+ * line; returns -1 so callers can "return tdat_errorf(...)". */
+int tdat_errorf(struct tdat_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* ---- small value types ----------------------------------------------- */
 
 struct tdat_blob {

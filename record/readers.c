@@ -18,7 +18,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,19 +56,6 @@ struct readers {
 	uint64_t max_bytes;
 };
 
-static int fail(struct tdat_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(struct tdat_error *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* -m: drop the oldest pages once the file is a quarter over the limit. */
 static int keep_limit(struct stream *s)
 {
@@ -83,7 +69,7 @@ static int keep_limit(struct stream *s)
 			s->limit_off = 1;	/* reported at the end */
 			return 0;
 		}
-		return fail(&s->err, "%s: cannot drop old pages: %s",
+		return tdat_errorf(&s->err, "%s: cannot drop old pages: %s",
 			    s->spec->path, strerror(errno));
 	}
 	s->pos -= drop;
@@ -101,7 +87,7 @@ static int pipe_to_file(struct stream *s, size_t n)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return fail(&s->err, "%s: cannot write: %s",
+			return tdat_errorf(&s->err, "%s: cannot write: %s",
 				    s->spec->path,
 				    w < 0 ? strerror(errno) : "no progress");
 		n -= (size_t)w;
@@ -124,7 +110,7 @@ static int move_full(struct stream *s)
 		if (n < 0 && errno == EAGAIN)
 			return 0;
 		if (n < 0)
-			return fail(&s->err, "%s: cannot read: %s",
+			return tdat_errorf(&s->err, "%s: cannot read: %s",
 				    s->raw_path, strerror(errno));
 		if (n == 0)
 			return 0;
@@ -141,7 +127,7 @@ static int move_tail(struct stream *s)
 	ssize_t n, w;
 
 	if (!buf)
-		return fail(&s->err, "out of memory");
+		return tdat_errorf(&s->err, "out of memory");
 	for (;;) {
 		n = read(s->raw, buf, page);
 		if (n < 0 && errno == EINTR)
@@ -153,7 +139,7 @@ static int move_tail(struct stream *s)
 		w = pwrite(s->out, buf, page, (off_t)s->pos);
 		if (w != (ssize_t)page) {
 			free(buf);
-			return fail(&s->err, "%s: cannot write: %s",
+			return tdat_errorf(&s->err, "%s: cannot write: %s",
 				    s->spec->path,
 				    w < 0 ? strerror(errno) : "short write");
 		}
@@ -162,7 +148,7 @@ static int move_tail(struct stream *s)
 	}
 	free(buf);
 	if (n < 0 && errno != EAGAIN)
-		return fail(&s->err, "%s: cannot read: %s", s->raw_path,
+		return tdat_errorf(&s->err, "%s: cannot read: %s", s->raw_path,
 			    strerror(errno));
 	return keep_limit(s);
 }
@@ -181,7 +167,7 @@ static void *reader_main(void *arg)
 		p[1].events = POLLIN;
 		r = poll(p, 2, FLUSH_MS);
 		if (r < 0 && errno != EINTR) {
-			fail(&s->err, "%s: poll: %s", s->raw_path,
+			tdat_errorf(&s->err, "%s: poll: %s", s->raw_path,
 			     strerror(errno));
 			break;
 		}
@@ -205,13 +191,13 @@ static int open_stream(struct stream *s, struct tdat_error *err)
 	if (snprintf(s->raw_path, sizeof(s->raw_path),
 		     "%s/per_cpu/cpu%d/trace_pipe_raw", sp->dir, sp->cpu) >=
 	    (int)sizeof(s->raw_path))
-		return fail(err, "%s: path too long", sp->dir);
+		return tdat_errorf(err, "%s: path too long", sp->dir);
 	s->raw = open(s->raw_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (s->raw < 0)
-		return fail(err, "%s: cannot open: %s", s->raw_path,
+		return tdat_errorf(err, "%s: cannot open: %s", s->raw_path,
 			    strerror(errno));
 	if (pipe2(s->pipe, O_CLOEXEC))
-		return fail(err, "pipe: %s", strerror(errno));
+		return tdat_errorf(err, "pipe: %s", strerror(errno));
 	/* A big pipe moves more pages a call; the default works too. */
 	if (fcntl(s->pipe[1], F_SETPIPE_SZ, PIPE_BYTES) < 0)
 		fcntl(s->pipe[1], F_SETPIPE_SZ, 16 * sp->page_size);
@@ -221,7 +207,7 @@ static int open_stream(struct stream *s, struct tdat_error *err)
 	s->out = open(sp->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 		      0644);
 	if (s->out < 0)
-		return fail(err, "%s: cannot create: %s", sp->path,
+		return tdat_errorf(err, "%s: cannot create: %s", sp->path,
 			    strerror(errno));
 	return 0;
 }
@@ -247,7 +233,7 @@ struct readers *readers_start(const struct reader_spec *specs, int n,
 
 	if (!r || !(r->s = calloc(n ? (size_t)n : 1, sizeof(*r->s)))) {
 		free(r);
-		fail(err, "out of memory");
+		tdat_errorf(err, "out of memory");
 		return NULL;
 	}
 	r->n = n;
@@ -260,7 +246,7 @@ struct readers *readers_start(const struct reader_spec *specs, int n,
 		r->s[i].pipe[0] = r->s[i].pipe[1] = -1;
 	}
 	if (pipe2(r->stop, O_CLOEXEC)) {
-		fail(err, "pipe: %s", strerror(errno));
+		tdat_errorf(err, "pipe: %s", strerror(errno));
 		goto fail;
 	}
 	for (i = 0; i < n; i++)
@@ -270,7 +256,7 @@ struct readers *readers_start(const struct reader_spec *specs, int n,
 		e = pthread_create(&r->s[i].thread, NULL, reader_main,
 				   &r->s[i]);
 		if (e) {
-			fail(err, "cannot start a reader thread: %s",
+			tdat_errorf(err, "cannot start a reader thread: %s",
 			     strerror(e));
 			goto fail;
 		}
@@ -289,7 +275,7 @@ int readers_stop(struct readers *r, struct tdat_error *err)
 
 	/* One byte that nobody reads: every reader's poll sees it. */
 	if (r->stop[1] >= 0 && write(r->stop[1], "x", 1) != 1)
-		fail(err, "stop pipe: %s", strerror(errno));
+		tdat_errorf(err, "stop pipe: %s", strerror(errno));
 	for (i = 0; i < r->n; i++) {
 		struct stream *s = &r->s[i];
 

@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,26 +14,13 @@
 #include <unistd.h>
 #include "recorder.h"
 
-static int fail(struct tdat_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(struct tdat_error *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 int recdir_path(const char *out, char *dir, size_t cap,
 		struct tdat_error *err)
 {
 	int n = snprintf(dir, cap, "%s.rec", out);
 
 	if (n < 0 || (size_t)n >= cap)
-		return fail(err, "%s: path too long", out);
+		return tdat_errorf(err, "%s: path too long", out);
 	return 0;
 }
 
@@ -43,10 +29,10 @@ int recdir_create(const char *dir, struct tdat_error *err)
 	if (!mkdir(dir, 0755))
 		return 0;
 	if (errno == EEXIST)
-		return fail(err, "%s exists: an earlier recording left it"
+		return tdat_errorf(err, "%s exists: an earlier recording left it"
 			    " (\"tracebox restore\" on the output finishes"
 			    " it; or remove it)", dir);
-	return fail(err, "%s: cannot create: %s", dir, strerror(errno));
+	return tdat_errorf(err, "%s: cannot create: %s", dir, strerror(errno));
 }
 
 int recdir_write_text(const char *dir, const char *name, const char *text,
@@ -61,10 +47,10 @@ int recdir_write_text(const char *dir, const char *name, const char *text,
 	    (int)sizeof(tmp) ||
 	    snprintf(path, sizeof(path), "%s/%s", dir, name) >=
 	    (int)sizeof(path))
-		return fail(err, "%s/%s: path too long", dir, name);
+		return tdat_errorf(err, "%s/%s: path too long", dir, name);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return fail(err, "%s: cannot create: %s", tmp, strerror(errno));
+		return tdat_errorf(err, "%s: cannot create: %s", tmp, strerror(errno));
 	n = write(fd, text, len);
 	if (n != (ssize_t)len || close(fd)) {
 		int e = n < 0 ? errno : ENOSPC;
@@ -72,13 +58,13 @@ int recdir_write_text(const char *dir, const char *name, const char *text,
 		if (n == (ssize_t)len)
 			e = errno;
 		unlink(tmp);
-		return fail(err, "%s: cannot write: %s", tmp, strerror(e));
+		return tdat_errorf(err, "%s: cannot write: %s", tmp, strerror(e));
 	}
 	if (rename(tmp, path)) {
 		int e = errno;
 
 		unlink(tmp);
-		return fail(err, "%s: cannot rename to %s: %s", tmp, path,
+		return tdat_errorf(err, "%s: cannot rename to %s: %s", tmp, path,
 			    strerror(e));
 	}
 	return 0;
@@ -95,7 +81,7 @@ int recdir_write_head(const char *dir, const struct tdat_file *m,
 
 	if (snprintf(path, sizeof(path), "%s/head.dat", dir) >=
 	    (int)sizeof(path))
-		return fail(err, "%s/head.dat: path too long", dir);
+		return tdat_errorf(err, "%s/head.dat: path too long", dir);
 	w = tdat_writer_open(path, m, &wo, err);
 	if (!w)
 		return -1;
@@ -110,17 +96,17 @@ int recdir_remove(const char *dir, struct tdat_error *err)
 	int r = 0;
 
 	if (!d)
-		return fail(err, "%s: cannot open: %s", dir, strerror(errno));
+		return tdat_errorf(err, "%s: cannot open: %s", dir, strerror(errno));
 	while ((e = readdir(d)) != NULL) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (unlink(path) && !r)
-			r = fail(err, "%s: cannot remove: %s", path,
+			r = tdat_errorf(err, "%s: cannot remove: %s", path,
 				 strerror(errno));
 	}
 	closedir(d);
 	if (!r && rmdir(dir))
-		r = fail(err, "%s: cannot remove: %s", dir, strerror(errno));
+		r = tdat_errorf(err, "%s: cannot remove: %s", dir, strerror(errno));
 	return r;
 }

@@ -5,26 +5,12 @@
  * put back, OUT assembled from OUT.rec/ (convert/assemble.h) and
  * OUT.rec/ removed.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "assemble.h"
 #include "recorder.h"
 #include "tracefs.h"
-
-static int fail(struct tdat_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(struct tdat_error *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static void warn_line(const char *msg)
 {
@@ -49,7 +35,7 @@ static int plan_streams(struct rec_session *s, struct tdat_error *err)
 	s->spec_buf = calloc((size_t)o->nbufs * (size_t)s->ncpus,
 			     sizeof(*s->spec_buf));
 	if (!s->specs || !s->spec_buf)
-		return fail(err, "out of memory");
+		return tdat_errorf(err, "out of memory");
 	for (i = 0; i < o->nbufs; i++) {
 		if (!recorded(o, i))
 			continue;
@@ -65,7 +51,7 @@ static int plan_streams(struct rec_session *s, struct tdat_error *err)
 			if (sysmeta_page_size(sp->dir, &sp->page_size, err))
 				return -1;
 			if (sp->page_size != s->meta->page_size)
-				return fail(err, "buffer \"%s\" has %u-byte"
+				return tdat_errorf(err, "buffer \"%s\" has %u-byte"
 					    " sub-buffers, not %u like the"
 					    " others", o->bufs[i].name,
 					    sp->page_size, s->meta->page_size);
@@ -73,7 +59,7 @@ static int plan_streams(struct rec_session *s, struct tdat_error *err)
 			if (snprintf(sp->path, sizeof(sp->path), "%s/%s%scpu%d",
 				     s->recdir, o->bufs[i].name,
 				     i ? "." : "", cpu) >= (int)sizeof(sp->path))
-				return fail(err, "%s: path too long", s->recdir);
+				return tdat_errorf(err, "%s: path too long", s->recdir);
 			s->spec_buf[n++] = i;
 		}
 	}
@@ -91,7 +77,7 @@ static int write_manifest(struct rec_session *s, struct tdat_error *err)
 	int i, r;
 
 	if (!text)
-		return fail(err, "out of memory");
+		return tdat_errorf(err, "out of memory");
 	len = (size_t)snprintf(text, cap, "tracebox-recording 1\n"
 			       "page_size %u\n", s->meta->page_size);
 	for (i = 0; i < o->nbufs; i++) {
@@ -288,20 +274,20 @@ int rec_session_stop(struct rec_session *s, uint64_t *lost,
 	if (r) {
 		e = *err;
 		free_session(s);
-		return fail(err, "%s (what was recorded is in %s: \"tracebox"
+		return tdat_errorf(err, "%s (what was recorded is in %s: \"tracebox"
 			    " restore %s\" makes the file)", e.msg,
 			    s->recdir, s->o->output);
 	}
 	if (assemble_recording(s->recdir, s->o->output, &co, &e)) {
 		free_session(s);
-		return fail(err, "%s (the recording stays in %s)", e.msg,
+		return tdat_errorf(err, "%s (the recording stays in %s)", e.msg,
 			    s->recdir);
 	}
 	if (recdir_remove(s->recdir, &e))
 		warn_line(e.msg);
 	free_session(s);
 	if (restored)
-		return fail(err, "tracefs could not be put back as it was"
+		return tdat_errorf(err, "tracefs could not be put back as it was"
 			    " (see the warnings above)");
 	return 0;
 }

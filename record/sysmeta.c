@@ -4,7 +4,6 @@
  * are kept as the kernel gives them; the framing (size fields, counts,
  * system names) is the v6 part layout that libfmt keeps in meta[].
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,19 +13,6 @@
 #include "recorder.h"
 #include "tracefs.h"
 #include "../multicall/version.h"
-
-static int fail(struct tdat_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(struct tdat_error *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* ---- a growing part, integers in the file's byte order ---- */
 
@@ -83,7 +69,7 @@ static int keep(struct tdat_file *m, enum tdat_meta which, struct part *b,
 {
 	if (b->oom) {
 		free(b->p);
-		return fail(err, "out of memory");
+		return tdat_errorf(err, "out of memory");
 	}
 	free(m->meta[which].data);
 	m->meta[which].data = b->p;
@@ -219,7 +205,7 @@ static int text_part(struct tdat_file *m, enum tdat_meta which,
 		return -1;
 	if (!wide && text.len > UINT32_MAX) {
 		free(text.data);
-		return fail(err, "%s/%s: too large for the file", dir, name);
+		return tdat_errorf(err, "%s/%s: too large for the file", dir, name);
 	}
 	if (wide)
 		put64(&b, text.len);
@@ -251,7 +237,7 @@ int sysmeta_page_size(const char *dir, uint32_t *size, struct tdat_error *err)
 	if (!f || sscanf(f, " data;%*[ \t]offset:%lu;%*[ \t]size:%lu;", &off,
 			 &len) != 2 || off + len < 64 || off + len > (1u << 24)) {
 		free(page.data);
-		return fail(err, "%s/events/header_page: no usable data field",
+		return tdat_errorf(err, "%s/events/header_page: no usable data field",
 			    dir);
 	}
 	free(page.data);
@@ -272,7 +258,7 @@ int sysmeta_cpu_count(const char *tdir, struct tdat_error *err)
 			n = id + 1;
 	tfs_names_free(&cpus);
 	if (!n)
-		return fail(err, "%s/per_cpu: no CPUs", tdir);
+		return tdat_errorf(err, "%s/per_cpu: no CPUs", tdir);
 	return n;
 }
 
@@ -288,7 +274,7 @@ int sysmeta_clock(const char *dir, char *buf, size_t cap,
 	close = open ? strchr(open, ']') : NULL;
 	if (!close || (size_t)(close - open) > cap) {
 		free(t.data);
-		return fail(err, "%s/trace_clock: no selected clock", dir);
+		return tdat_errorf(err, "%s/trace_clock: no selected clock", dir);
 	}
 	snprintf(buf, cap, "%.*s", (int)(close - open - 1), open + 1);
 	free(t.data);
@@ -312,7 +298,7 @@ struct tdat_file *sysmeta_collect(const char *tdir,
 	int ncpus;
 
 	if (!m) {
-		fail(err, "out of memory");
+		tdat_errorf(err, "out of memory");
 		return NULL;
 	}
 	m->fd = -1;
@@ -351,17 +337,17 @@ static int add_option(struct tdat_file *m, uint16_t id, const void *data,
 	struct tdat_option *o;
 
 	if (size > UINT32_MAX)
-		return fail(err, "option %u: too large", id);
+		return tdat_errorf(err, "option %u: too large", id);
 	o = realloc(m->options, (size_t)(m->noptions + 1) * sizeof(*o));
 	if (!o)
-		return fail(err, "out of memory");
+		return tdat_errorf(err, "out of memory");
 	m->options = o;
 	o = &m->options[m->noptions];
 	o->id = id;
 	o->size = (uint32_t)size;
 	o->data = malloc(size ? size : 1);
 	if (!o->data)
-		return fail(err, "out of memory");
+		return tdat_errorf(err, "out of memory");
 	memcpy(o->data, data, size);
 	m->noptions++;
 	return 0;
@@ -416,7 +402,7 @@ int sysmeta_add_cpustats(struct tdat_file *m, const char *dir,
 		cap = strlen(name) + 16;
 		text = malloc(cap);
 		if (!text)
-			return fail(err, "out of memory");
+			return tdat_errorf(err, "out of memory");
 		snprintf(text, cap, "\nBuffer: %s\n\n", name);
 		r = add_text(m, TDAT_OPT_CPUSTAT, text, err);
 		free(text);
@@ -433,7 +419,7 @@ int sysmeta_add_cpustats(struct tdat_file *m, const char *dir,
 		text = malloc(cap);
 		if (!text) {
 			free(stats.data);
-			return fail(err, "out of memory");
+			return tdat_errorf(err, "out of memory");
 		}
 		snprintf(text, cap, "CPU: %d\n%s", cpu,
 			 stats.data ? (char *)stats.data : "");

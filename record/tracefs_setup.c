@@ -8,7 +8,6 @@
  * file's old text is all there is to restore.
  */
 #include <fnmatch.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,19 +25,6 @@ struct rec_saved {
 	char *value;	/* as read */
 };
 
-static int fail(struct tdat_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(struct tdat_error *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 int rec_buffer_dir(const struct rec_tracefs *t, const char *name,
 		   char *dir, size_t cap, struct tdat_error *err)
 {
@@ -46,7 +32,7 @@ int rec_buffer_dir(const struct rec_tracefs *t, const char *name,
 			: snprintf(dir, cap, "%s", t->top);
 
 	if (n < 0 || (size_t)n >= cap)
-		return fail(err, "%s/instances/%s: path too long", t->top,
+		return tdat_errorf(err, "%s/instances/%s: path too long", t->top,
 			    name);
 	return 0;
 }
@@ -76,7 +62,7 @@ static int save(struct rec_tracefs *t, const char *dir, const char *file,
 	s = realloc(t->saved, (size_t)(t->nsaved + 1) * sizeof(*s));
 	if (!s) {
 		free(old.data);
-		return fail(err, "out of memory");
+		return tdat_errorf(err, "out of memory");
 	}
 	t->saved = s;
 	s = &t->saved[t->nsaved];
@@ -87,7 +73,7 @@ static int save(struct rec_tracefs *t, const char *dir, const char *file,
 		free(s->dir);
 		free(s->file);
 		free(s->value);
-		return fail(err, "out of memory");
+		return tdat_errorf(err, "out of memory");
 	}
 	t->nsaved++;
 	return 0;
@@ -181,7 +167,7 @@ static int event_dirs(const char *dir, const struct rec_event *e,
 		for (j = 0; !r && j < evs.n; j++)
 			if (event_matches(e, sys.v[i], evs.v[j], word_sys) &&
 			    add_path(out, &cap, sys.v[i], evs.v[j]))
-				r = fail(err, "out of memory");
+				r = tdat_errorf(err, "out of memory");
 		tfs_names_free(&evs);
 	}
 	tfs_names_free(&sys);
@@ -218,9 +204,9 @@ static int set_filter(struct rec_tracefs *t, const char *dir,
 	if (ok)
 		return 0;
 	if (first.msg[0])
-		return fail(err, "-e %s -f '%s': the kernel refuses the filter"
+		return tdat_errorf(err, "-e %s -f '%s': the kernel refuses the filter"
 			    " (%s)", word, e->filter, first.msg);
-	return fail(err, "-e %s: no such event", word);
+	return tdat_errorf(err, "-e %s: no such event", word);
 }
 
 /* set_event takes no globs: each event a glob names, one by one. */
@@ -233,7 +219,7 @@ static int enable_each(const char *dir, const struct rec_event *e,
 	if (event_dirs(dir, e, &evs, err))
 		return -1;
 	if (!evs.n)
-		r = fail(err, "-e %s: no event in %s/events matches", word,
+		r = tdat_errorf(err, "-e %s: no event in %s/events matches", word,
 			 dir);
 	for (i = 0; !r && i < evs.n; i++) {
 		char *sys = evs.v[i] + strlen("events/");
@@ -263,7 +249,7 @@ static int set_events(struct rec_tracefs *t, const char *dir,
 			if (enable_each(dir, e, word, err))
 				return -1;
 		} else if (tfs_write(dir, "set_event", word, err)) {
-			return fail(err, "-e %s: no such event or system in"
+			return tdat_errorf(err, "-e %s: no such event or system in"
 				    " %s/events", word, dir);
 		}
 		if (e->filter && set_filter(t, dir, e, word, err))
@@ -284,11 +270,11 @@ static int use_instance(struct rec_tracefs *t, const char *name,
 		return 0;	/* someone's instance: used, restored, kept */
 	v = realloc(t->created, (size_t)(t->ncreated + 1) * sizeof(*v));
 	if (!v)
-		return fail(err, "out of memory");
+		return tdat_errorf(err, "out of memory");
 	t->created = v;
 	v[t->ncreated] = strdup(name);
 	if (!v[t->ncreated])
-		return fail(err, "out of memory");
+		return tdat_errorf(err, "out of memory");
 	if (tfs_instance_create(t->top, name, err)) {
 		free(v[t->ncreated]);
 		return -1;
@@ -309,11 +295,11 @@ static int setup_buffer(struct rec_tracefs *t, const struct record_opts *o,
 	    set_events(t, dir, b, err))
 		return -1;
 	if (o->clock && rec_set(t, dir, "trace_clock", o->clock, err))
-		return fail(err, "-C %s: the kernel has no such clock (%s)",
+		return tdat_errorf(err, "-C %s: the kernel has no such clock (%s)",
 			    o->clock, err->msg);
 	if (o->subbuf_kb) {
 		if (!tfs_exists(dir, "buffer_subbuf_size_kb"))
-			return fail(err, "--subbuf-size: this kernel has no"
+			return tdat_errorf(err, "--subbuf-size: this kernel has no"
 				    " %s/buffer_subbuf_size_kb", dir);
 		snprintf(num, sizeof(num), "%ld", o->subbuf_kb);
 		if (rec_set(t, dir, "buffer_subbuf_size_kb", num, err))
@@ -534,7 +520,7 @@ int rec_selected_systems(const struct rec_tracefs *t,
 					*slash = 0;
 				if (add_unique(out, sys)) {
 					tfs_names_free(&evs);
-					fail(err, "out of memory");
+					tdat_errorf(err, "out of memory");
 					goto fail;
 				}
 			}

@@ -6,7 +6,6 @@
 #include <limits.h>
 #include <linux/magic.h>
 #include <mntent.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,19 +16,6 @@
 #include "tracefs.h"
 
 #define TFS_DEFAULT "/sys/kernel/tracing"
-
-static int fail(struct tdat_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(struct tdat_error *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* A directory of the tracefs type, not just the empty mount point. */
 static int is_tracefs(const char *path)
@@ -43,7 +29,7 @@ static int use_dir(char *dir, size_t cap, const char *path,
 		   struct tdat_error *err)
 {
 	if (strlen(path) >= cap)
-		return fail(err, "%s: path too long", path);
+		return tdat_errorf(err, "%s: path too long", path);
 	strcpy(dir, path);
 	return 0;
 }
@@ -82,7 +68,7 @@ int tfs_find(char *dir, size_t cap, struct tdat_error *err)
 		return r;
 	if (mount("nodev", TFS_DEFAULT, "tracefs", 0, NULL)) {
 		e = errno;
-		return fail(err, "tracefs is not mounted and mounting it at "
+		return tdat_errorf(err, "tracefs is not mounted and mounting it at "
 			    TFS_DEFAULT " failed: %s%s", strerror(e),
 			    e == EPERM ? " (it needs root)" : "");
 	}
@@ -95,7 +81,7 @@ static int join(char *path, const char *dir, const char *name,
 	int n = snprintf(path, PATH_MAX, "%s/%s", dir, name);
 
 	if (n < 0 || n >= PATH_MAX)
-		return fail(err, "%s/%s: path too long", dir, name);
+		return tdat_errorf(err, "%s/%s: path too long", dir, name);
 	return 0;
 }
 
@@ -108,18 +94,18 @@ static int read_all(int fd, const char *path, struct tdat_blob *out,
 	ssize_t n;
 
 	if (!buf)
-		return fail(err, "%s: out of memory", path);
+		return tdat_errorf(err, "%s: out of memory", path);
 	for (;;) {
 		if (len + 1 == cap) {
 			if (cap >= TFS_READ_MAX) {
 				free(buf);
-				return fail(err, "%s: larger than %u MiB",
+				return tdat_errorf(err, "%s: larger than %u MiB",
 					    path, TFS_READ_MAX >> 20);
 			}
 			bigger = realloc(buf, cap * 2);
 			if (!bigger) {
 				free(buf);
-				return fail(err, "%s: out of memory", path);
+				return tdat_errorf(err, "%s: out of memory", path);
 			}
 			buf = bigger;
 			cap *= 2;
@@ -129,7 +115,7 @@ static int read_all(int fd, const char *path, struct tdat_blob *out,
 			continue;
 		if (n < 0) {
 			free(buf);
-			return fail(err, "%s: cannot read: %s", path,
+			return tdat_errorf(err, "%s: cannot read: %s", path,
 				    strerror(errno));
 		}
 		if (n == 0)
@@ -154,7 +140,7 @@ int tfs_read(const char *dir, const char *name, struct tdat_blob *out,
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return fail(err, "%s: cannot open: %s", path, strerror(errno));
+		return tdat_errorf(err, "%s: cannot open: %s", path, strerror(errno));
 	r = read_all(fd, path, out, err);
 	close(fd);
 	return r;
@@ -209,7 +195,7 @@ int tfs_subdirs(const char *dir, const char *name, struct tfs_names *out,
 		return -1;
 	d = opendir(path);
 	if (!d)
-		return fail(err, "%s: cannot open: %s", path, strerror(errno));
+		return tdat_errorf(err, "%s: cannot open: %s", path, strerror(errno));
 	for (;;) {
 		errno = 0;
 		e = readdir(d);
@@ -224,7 +210,7 @@ int tfs_subdirs(const char *dir, const char *name, struct tfs_names *out,
 	closedir(d);
 	if (saved) {
 		tfs_names_free(out);
-		return fail(err, "%s: cannot list: %s", path, strerror(saved));
+		return tdat_errorf(err, "%s: cannot list: %s", path, strerror(saved));
 	}
 	if (out->n)
 		qsort(out->v, (size_t)out->n, sizeof(*out->v), by_name);
@@ -254,17 +240,17 @@ static int write_flags(const char *dir, const char *name, const char *text,
 		return -1;
 	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
 	if (fd < 0)
-		return fail(err, "%s: cannot open: %s", path, strerror(errno));
+		return tdat_errorf(err, "%s: cannot open: %s", path, strerror(errno));
 	do
 		n = write(fd, text, len);
 	while (n < 0 && errno == EINTR);
 	e = errno;
 	close(fd);
 	if (n < 0)
-		return fail(err, "%s: cannot write \"%.*s\": %s", path,
+		return tdat_errorf(err, "%s: cannot write \"%.*s\": %s", path,
 			    (int)strcspn(text, "\n"), text, strerror(e));
 	if ((size_t)n != len)
-		return fail(err, "%s: short write (%zd of %zu bytes)", path,
+		return tdat_errorf(err, "%s: short write (%zd of %zu bytes)", path,
 			    n, len);
 	return 0;
 }
@@ -296,9 +282,9 @@ int tfs_instance_create(const char *dir, const char *name,
 	int n = snprintf(path, sizeof(path), "%s/instances/%s", dir, name);
 
 	if (n < 0 || n >= (int)sizeof(path))
-		return fail(err, "%s/instances/%s: path too long", dir, name);
+		return tdat_errorf(err, "%s/instances/%s: path too long", dir, name);
 	if (mkdir(path, 0755))
-		return fail(err, "%s: cannot create the instance: %s", path,
+		return tdat_errorf(err, "%s: cannot create the instance: %s", path,
 			    strerror(errno));
 	return 0;
 }
@@ -310,9 +296,9 @@ int tfs_instance_remove(const char *dir, const char *name,
 	int n = snprintf(path, sizeof(path), "%s/instances/%s", dir, name);
 
 	if (n < 0 || n >= (int)sizeof(path))
-		return fail(err, "%s/instances/%s: path too long", dir, name);
+		return tdat_errorf(err, "%s/instances/%s: path too long", dir, name);
 	if (rmdir(path))
-		return fail(err, "%s: cannot remove the instance: %s", path,
+		return tdat_errorf(err, "%s: cannot remove the instance: %s", path,
 			    strerror(errno));
 	return 0;
 }
