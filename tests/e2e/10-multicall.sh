@@ -51,17 +51,12 @@ for a in $APPLETS; do
 done
 assert_grep '--file-version' convert.help
 
-step "applets not built yet exit 2 with 'not implemented yet'"
-stubs=0
+step "no applet is left a stub"
 for a in $APPLETS; do
-	grep -q "not implemented yet" "$a.help" || continue
-	stubs=$((stubs + 1))
-	expect_exit 2 "$TB" "$a"
-	assert_eq "tracebox $a: not implemented yet" "$(cat "$ERR")" "$a stub"
-	expect_exit 2 "$BUILD/$a" -i "$FIX/v6-sched-irq.dat"
-	assert_grep "^tracebox $a: not implemented yet$" "$ERR"
+	if grep -q "not implemented yet" "$a.help"; then
+		fail "$a --help still says it is not implemented"
+	fi
 done
-echo "$stubs applets are stubs"
 
 step "a symlink named trace-cmd behaves as tracebox"
 mkdir bin
