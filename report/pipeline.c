@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "pipeline.h"
+#include "convert.h"
 
 #define BATCH_EVENTS 4096
 #define BATCH_BYTES (512u << 10)	/* arena size that closes a batch */
@@ -508,17 +509,27 @@ static void reader_free(struct reader *r)
 	print_done(&r->p);
 }
 
+/*
+ * Workers pay for themselves only on big inputs: each builds its own
+ * event handles first, which costs more than formatting a small file.
+ */
+#define THREADS_MIN_DATA (1u << 20)	/* stored bytes of trace data */
+
 /* TRACEBOX_REPORT_THREADS=N sets the number of workers (0: none). */
-static int worker_count(void)
+static int worker_count(const struct input *in, int ninputs)
 {
 	const char *env = getenv("TRACEBOX_REPORT_THREADS");
+	uint64_t data = 0;
 	long n;
+	int k;
 
 	if (env && *env)
 		n = strtol(env, NULL, 10);
 	else
 		n = sysconf(_SC_NPROCESSORS_ONLN);
-	if (!env && n < 2)
+	for (k = 0; k < ninputs; k++)
+		data += convert_data_size(in[k].f);
+	if (!env && (n < 2 || data < THREADS_MIN_DATA))
 		n = 0;
 	return n < 0 ? 0 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
 }
@@ -574,7 +585,7 @@ out:
 void report_print_events(struct printer *p, struct stream *s,
 			 struct input *in, const struct report_opts *ro)
 {
-	int n = worker_count();
+	int n = worker_count(in, ro->ninputs);
 
 	/* --ts-diff depends on the line before: one thread. */
 	if (n > 0 && !p->opts.ts_diff && !run_threads(p, s, in, ro, n))
