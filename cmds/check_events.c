@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,21 +60,6 @@ struct check {
 	int failed;
 };
 
-static int usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("tracebox check-events: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see tracebox check-events --help)\n", stderr);
-	return 2;
-}
-
 /* trace-cmd's level names, or their numbers. */
 static int parse_loglevel(const char *s, enum tep_loglevel *level)
 {
@@ -122,12 +106,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 						   " level (none ... all, 0 to"
 						   " 6)", optarg);
 			break;
-		case ':':
-			return usage_error("option \"%s\" needs a value",
-					   argv[optind - 1]);
 		default:
-			return usage_error("unknown option \"%s\"",
-					   argv[optind - 1]);
+			return getopt_error(c, argv, optind);
 		}
 	}
 	if (optind < argc)
@@ -435,6 +415,7 @@ int cmd_check_events(int argc, char **argv)
 	struct args a;
 	int r;
 
+	cmd_name = "check-events";
 	r = parse_args(&a, argc, argv);
 	if (r)
 		return r == 1 ? 0 : r;

@@ -15,4 +15,10 @@ int cmd_restore(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_check_events(int argc, char **argv);
 
+/* cmds/usage.c: shared by the applets' option parsing. */
+extern const char *cmd_name;	/* "convert"...: set by the applet */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int getopt_error(int c, char **argv, int optind);
+int same_file(const char *a, const char *b);
+
 #endif

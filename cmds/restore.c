@@ -10,14 +10,13 @@
  * decides which of them the arguments ask for.  Inputs are only read.
  */
 #include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cmds.h"
+#include "outopts.h"
 #include "assemble.h"
 #include "salvage.h"
 #include "record.h"
@@ -54,8 +53,6 @@ static const char usage[] =
 "line each on stderr.  The input is never modified; the output is\n"
 "written under a temporary name and renamed when complete.\n";
 
-enum { OPT_VERSION = 256, OPT_COMPRESSION };
-
 static const struct option long_opts[] = {
 	{ "file-version", required_argument, NULL, OPT_VERSION },
 	{ "compression", required_argument, NULL, OPT_COMPRESSION },
@@ -69,27 +66,11 @@ struct args {
 	const char *out;	/* -o */
 	const char *tracing_dir;
 	const char *kallsyms;
-	int version;		/* 0: the input's */
-	const char *compression;
+	struct outopts opts;	/* version 0: the input's */
 	int quiet;
 	char **files;
 	int nfiles;
 };
-
-static int usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("tracebox restore: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see tracebox restore --help)\n", stderr);
-	return 2;
-}
 
 static int failed(const struct tdat_error *err)
 {
@@ -129,20 +110,12 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->quiet = 1;
 			break;
 		case OPT_VERSION:
-			if (strcmp(optarg, "6") && strcmp(optarg, "7"))
-				return usage_error("--file-version: \"%s\" is"
-						   " not 6 or 7", optarg);
-			a->version = optarg[0] - '0';
-			break;
 		case OPT_COMPRESSION:
-			a->compression = optarg;
+			if (outopt_parse(&a->opts, c, optarg))
+				return 2;
 			break;
-		case ':':
-			return usage_error("option \"%s\" needs a value",
-					   argv[optind - 1]);
 		default:
-			return usage_error("unknown option \"%s\"",
-					   argv[optind - 1]);
+			return getopt_error(c, argv, optind);
 		}
 	}
 	a->files = argv + optind;
@@ -152,19 +125,19 @@ static int parse_args(struct args *a, int argc, char **argv)
 
 static int pick_codec(const struct args *a, struct convert_opts *o)
 {
-	const char *c = a->compression;
+	const char *c = a->opts.compression;
 
-	o->version = a->version;
+	o->version = a->opts.version;
 	if (!c)
-		c = a->version == 7 ? "zstd" : "none";
-	else if (!a->version)
+		c = a->opts.version == 7 ? "zstd" : "none";
+	else if (!a->opts.version)
 		return usage_error("--compression needs --file-version");
 	if (!strcmp(c, "any"))
-		c = a->version == 6 ? "none" : "zstd";
+		c = a->opts.version == 6 ? "none" : "zstd";
 	if (tdat_codec_by_name(c, &o->codec))
 		return usage_error("--compression: \"%s\" is not none, zlib,"
 				   " zstd or any", c);
-	if (a->version == 6 && o->codec != TDAT_CODEC_NONE)
+	if (a->opts.version == 6 && o->codec != TDAT_CODEC_NONE)
 		return usage_error("version 6 files are never compressed");
 	return 0;
 }
@@ -175,16 +148,6 @@ static void warn_line(void *ctx, const char *msg)
 }
 
 /* ---- what the arguments name ---- */
-
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (!strcmp(a, b))
-		return 1;
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
 
 /* Starts with the trace.dat magic. */
 static int is_tracedat(const char *path)
@@ -232,11 +195,11 @@ static int create_head(const struct args *a)
 	if (a->head)
 		return usage_error("-c and -i do not go together");
 	memset(&o, 0, sizeof(o));
-	if (a->version && pick_codec(a, &o))
+	if (a->opts.version && pick_codec(a, &o))
 		return 2;
-	if (a->version)
+	if (a->opts.version)
 		codec = o.codec;
-	if (record_header_only(out, a->version ? a->version : 7, codec,
+	if (record_header_only(out, a->opts.version ? a->opts.version : 7, codec,
 			       a->tracing_dir, a->kallsyms, &err))
 		return failed(&err);
 	return 0;
@@ -355,6 +318,7 @@ int cmd_restore(int argc, char **argv)
 	struct args a;
 	int r;
 
+	cmd_name = "restore";
 	r = parse_args(&a, argc, argv);
 	if (r)
 		return r == 1 ? 0 : r;
@@ -363,9 +327,9 @@ int cmd_restore(int argc, char **argv)
 	if ((a.tracing_dir || a.kallsyms))
 		return usage_error("-t and -k go with -c");
 	memset(&o, 0, sizeof(o));
-	if (a.version && pick_codec(&a, &o))
+	if (a.opts.version && pick_codec(&a, &o))
 		return 2;
-	if (a.compression && !a.version)
+	if (a.opts.compression && !a.opts.version)
 		return usage_error("--compression needs --file-version");
 	if (!a.quiet)
 		o.warn = warn_line;

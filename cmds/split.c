@@ -4,13 +4,11 @@
  * convert/split.c and convert/split_plan.c.
  */
 #include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "cmds.h"
+#include "outopts.h"
 #include "split.h"
 
 static const char usage[] =
@@ -46,7 +44,7 @@ static const char usage[] =
 "stays); only pages at a cut are re-encoded.  If a piece cannot be\n"
 "written, the pieces already written are removed.\n";
 
-enum { OPT_TOP = 256, OPT_VERSION, OPT_COMPRESSION };
+enum { OPT_TOP = OPT_OUTOPTS_END };
 
 static const struct option long_opts[] = {
 	{ "top", no_argument, NULL, OPT_TOP },
@@ -71,26 +69,10 @@ struct args {
 	int npicks;
 	struct pick *picks;
 	int last_pick;		/* index of the last --top/-B, -1 */
-	int version;		/* 0 = the input's */
-	const char *compression;
+	struct outopts opts;	/* version 0 = the input's */
 	const char *times[2];
 	int ntimes;
 };
-
-static int usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("tracebox split: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (see tracebox split --help)\n", stderr);
-	return 2;
-}
 
 /* A decimal count > 0, nothing else. */
 static int parse_count(const char *s, uint64_t *v)
@@ -160,6 +142,7 @@ static int set_unit(struct args *a, int c, const char *arg)
 static int parse_option(struct args *a, int c, const char *arg)
 {
 	uint64_t v;
+	int r;
 
 	switch (c) {
 	case 'i':
@@ -198,17 +181,9 @@ static int parse_option(struct args *a, int c, const char *arg)
 			return usage_error("-t goes after -B NAME");
 		a->picks[a->last_pick].out_name = "";
 		return 0;
-	case OPT_VERSION:
-		if (strcmp(arg, "6") && strcmp(arg, "7"))
-			return usage_error("--file-version: \"%s\" is not 6 or"
-					   " 7", arg);
-		a->version = arg[0] - '0';
-		return 0;
-	case OPT_COMPRESSION:
-		a->compression = arg;
-		return 0;
 	default:
-		return usage_error("unknown option");
+		r = outopt_parse(&a->opts, c, arg);
+		return r < 0 ? usage_error("unknown option") : r;
 	}
 }
 
@@ -228,12 +203,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 			fputs(usage, stdout);
 			return 1;
 		}
-		if (c == '?')
-			return usage_error("unknown option \"%s\"",
-					   argv[optind - 1]);
-		if (c == ':')
-			return usage_error("option \"%s\" needs a value",
-					   argv[optind - 1]);
+		if (c == '?' || c == ':')
+			return getopt_error(c, argv, optind);
 		r = parse_option(a, c, optarg);
 		if (r)
 			return r;
@@ -304,21 +275,13 @@ static int pick_buffers(const struct args *a, const struct tdat_file *f,
 static int pick_output(const struct args *a, const struct tdat_file *f,
 		       struct split_opts *o)
 {
-	const char *c = a->compression;
+	const char *c = a->opts.compression;
 
-	o->version = a->version ? a->version : f->version;
+	o->version = a->opts.version ? a->opts.version : f->version;
 	if (!c)
 		c = o->version == 7 && f->version == 7 ?
 		    tdat_codec_name(f->codec) : "none";
-	if (!strcmp(c, "any"))
-		c = o->version == 6 ? "none" : "zstd";
-	if (tdat_codec_by_name(c, &o->codec))
-		return usage_error("--compression: \"%s\" is not none, zlib,"
-				   " zstd or any", c);
-	if (o->version == 6 && o->codec != TDAT_CODEC_NONE)
-		return usage_error("version 6 files are never compressed"
-				   " (--compression %s)", c);
-	return 0;
+	return outopt_codec(&a->opts, o->version, c, &o->codec);
 }
 
 static int pick_range(const struct args *a, struct split_opts *o)
@@ -378,16 +341,6 @@ static void piece_name(void *ctx, int n, char *buf, size_t cap)
 		snprintf(buf, cap, "%s%s", nm->base, nm->dot1 ? ".1" : "");
 }
 
-static int same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (!strcmp(a, b))
-		return 1;
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
-
 /* No piece may overwrite the input. */
 static int check_names(const char *in, struct split_opts *o, int n)
 {
@@ -445,6 +398,7 @@ int cmd_split(int argc, char **argv)
 	struct args a;
 	int r;
 
+	cmd_name = "split";
 	r = parse_args(&a, argc, argv);
 	if (r) {
 		free(a.picks);

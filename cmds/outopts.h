@@ -1,0 +1,43 @@
+/*
+ * outopts.h - the options every applet that writes a trace.dat accepts:
+ * --file-version, --compression, --level, --chunk-size, --threads.
+ * Applets that take only some of them list only those in their getopt
+ * table; outopt_parse() handles any of them.
+ */
+#ifndef OUTOPTS_H
+#define OUTOPTS_H
+
+#include <getopt.h>
+#include <stdint.h>
+#include "tracedat.h"
+
+enum {
+	OPT_VERSION = 256, OPT_COMPRESSION, OPT_LEVEL, OPT_CHUNK, OPT_THREADS,
+	OPT_OUTOPTS_END		/* an applet's own long options from here */
+};
+
+/* All five and --help, for applets with no other long options. */
+extern const struct option outopt_long_opts[];
+
+struct outopts {
+	int version;			/* 0: not given */
+	const char *compression;	/* NULL: not given */
+	int level;			/* 0: not given */
+	uint32_t chunk_size;		/* 0: not given */
+	int threads;			/* 0: online CPUs */
+};
+
+int parse_int(const char *s, long lo, long hi, long *v);
+int parse_size(const char *s, uint32_t *v);
+
+/* 0 done, 2 bad value (said), -1 c is not one of these options. */
+int outopt_parse(struct outopts *o, int c, const char *arg);
+
+/*
+ * The codec named c ("any" = zstd, or none for version 6) checked against
+ * the version, --level and --chunk-size; 2 (said) if they clash.
+ */
+int outopt_codec(const struct outopts *o, int version, const char *c,
+		 enum tdat_codec *codec);
+
+#endif
