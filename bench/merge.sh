@@ -37,37 +37,8 @@ if [ -z "$in" ] || [ ! -f "$in" ]; then
 	exit 2
 fi
 in=$(realpath "$in")
-[ -x "$tb" ] || { echo "merge.sh: $tb missing (make)" >&2; exit 2; }
-command -v trace-cmd >/dev/null && [ -x /usr/bin/time ] ||
-	"$root/scripts/install-deps"
-
-# Everything in memory (tmpfs) when there is one: disk write-back would
-# drown the difference.
-[ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && TMPDIR=/dev/shm
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-merge.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }'; }
-mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
-
-# once TAG CMD...: one timed run; wall time (us) to TAG.times, peak RSS
-# (KiB) to TAG.rss.
-once() {
-	local tag=$1 t0 t1
-
-	shift
-	t0=$(date +%s%N)
-	/usr/bin/time -f %M -a -o "$tmp/$tag.rss" "$@" >/dev/null 2>"$tmp/err" ||
-		{ cat "$tmp/err" >&2; exit 1; }
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / 1000)) >>"$tmp/$tag.times"
-}
-
-stats() {
-	secs=$(median <"$tmp/$1.times" | awk '{ printf "%.3f", $1 / 1e6 }')
-	rss=$(sort -n "$tmp/$1.rss" | tail -n 1)
-}
+. "$root/bench/lib.sh"
+bench_setup merge
 
 # Pages per CPU of the longest stream (stored bytes / page size).
 pages_per_cpu() {
@@ -154,13 +125,6 @@ if [ "${ZSTD:-0}" = 1 ]; then
 	rm -f "$tmp/in7.dat"
 fi
 
-# target WHAT VALUE LIMIT: one line, ok when VALUE <= LIMIT.
-target() {
-	local verdict=MISS
-
-	awk -v v="$2" -v l="$3" 'BEGIN { exit !(v <= l) }' && verdict=ok
-	printf '  %-4s %-34s %8s (target <= %s)\n' "$verdict" "$1" "$2" "$3"
-}
 echo
 echo "targets (issue 4):"
 target "merge / cat time ratio (v6)" "$r6" 2

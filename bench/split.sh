@@ -23,58 +23,11 @@ if [ $# -ne 1 ] || [ ! -f "$1" ]; then
 	exit 2
 fi
 in=$(realpath "$1")
-[ -x "$tb" ] || { echo "split.sh: $tb missing (make)" >&2; exit 2; }
-command -v trace-cmd >/dev/null && [ -x /usr/bin/time ] ||
-	"$root/scripts/install-deps"
-
-# Pieces go to memory (tmpfs) when there is one, so disk write-back does
-# not drown the difference between the tools.
-[ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] && TMPDIR=/dev/shm
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-split.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-version() { head -c 11 "$1" | tail -c 1; }
-codec() { head -c 24 "$1" | tail -c +19 | tr -d '\0' | head -c 4; }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
-# once TAG CMD...: one timed run; wall time (us) to $tmp/TAG.times, peak
-# RSS (KiB) to $tmp/TAG.rss.
-once() {
-	local tag=$1 t0 t1
-
-	shift
-	t0=$(date +%s%N)
-	/usr/bin/time -f %M -a -o "$tmp/$tag.rss" "$@" >/dev/null 2>"$tmp/err" ||
-		{ cat "$tmp/err" >&2; exit 1; }
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / 1000)) >>"$tmp/$tag.times"
-}
-
-stats() {
-	secs=$(median <"$tmp/$1.times" | awk '{ printf "%.3f", $1 / 1e6 }')
-	rss=$(sort -n "$tmp/$1.rss" | tail -n 1)
-}
-
-# pair: $A_CMD and $B_CMD alternately, RUNS times each after a warm-up;
-# each run starts from an empty piece directory.
-pair() {
-	local i
-
-	rm -f "$tmp"/a.* "$tmp"/b.*
-	for i in $(seq 0 "$runs"); do
-		rm -rf "$tmp/pa" "$tmp/pb"; mkdir "$tmp/pa" "$tmp/pb"
-		if [ "$i" = 0 ]; then
-			eval "set -- $A_CMD"; "$@" >/dev/null 2>&1 || true
-			eval "set -- $B_CMD"; "$@" >/dev/null 2>&1 || true
-			continue
-		fi
-		eval "set -- $A_CMD"; once a "$@"
-		eval "set -- $B_CMD"; once b "$@"
-	done
-}
-
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }'; }
-mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+. "$root/bench/lib.sh"
+bench_setup split
+# each run starts from empty piece directories (expanded by pair)
+# shellcheck disable=SC2016
+PAIR_PREP='rm -rf "$tmp/pa" "$tmp/pb"; mkdir "$tmp/pa" "$tmp/pb"'
 
 row() {	# case tool secs rss pieces
 	printf '%-20s %-10s %9s s %9s MiB %6s pieces\n' "$1" "$2" "$3" "$(mib "$4")" "$5"
@@ -120,12 +73,6 @@ echo
 run_case v7zstd-m500 "$v7in" -m 500 -r
 t7=$last_ratio
 
-target() {
-	local verdict=MISS
-
-	awk -v v="$2" -v l="$3" 'BEGIN { exit !(v <= l) }' && verdict=ok
-	printf '  %-4s %-34s %8s (target <= %s)\n' "$verdict" "$1" "$2" "$3"
-}
 echo
 echo "targets (issue 4):"
 target "v6 split -s 1 -r time ratio" "$t6" 0.3
