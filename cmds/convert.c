@@ -36,9 +36,7 @@ static const char usage[] =
 
 struct args {
 	const char *in;
-	const char *out;
-	struct outopts opts;
-	int quiet;
+	struct outopts opts;	/* -o, -q and the output options */
 };
 
 static int parse_option(struct args *a, int c, const char *arg)
@@ -48,14 +46,6 @@ static int parse_option(struct args *a, int c, const char *arg)
 	switch (c) {
 	case 'i':
 		a->in = arg;
-		return 0;
-	case 'o':
-		if (a->out)
-			return usage_error("the output is given twice");
-		a->out = arg;
-		return 0;
-	case 'q':
-		a->quiet = 1;
 		return 0;
 	default:
 		r = outopt_parse(&a->opts, c, arg);
@@ -85,12 +75,13 @@ static int parse_args(struct args *a, int argc, char **argv)
 			return r;
 	}
 	if (optind < argc) {
-		if (a->out || optind + 1 < argc)
+		if (a->opts.out || optind + 1 < argc)
 			return usage_error("too many arguments (\"%s\")",
-					   argv[a->out ? optind : optind + 1]);
-		a->out = argv[optind];
+					   argv[a->opts.out ? optind :
+						optind + 1]);
+		a->opts.out = argv[optind];
 	}
-	if (!a->out)
+	if (!a->opts.out)
 		return usage_error("no output file given (-o OUTPUT)");
 	return 0;
 }
@@ -139,8 +130,9 @@ int cmd_convert(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	if (pick_codec(&a, &o))
 		return 2;
-	if (same_file(a.in, a.out))
-		return usage_error("the output \"%s\" is the input", a.out);
+	if (same_file(a.in, a.opts.out))
+		return usage_error("the output \"%s\" is the input",
+				   a.opts.out);
 	in = tdat_open(a.in, &err);
 	if (!in) {
 		fprintf(stderr, "tracebox convert: %s\n", err.msg);
@@ -156,12 +148,12 @@ int cmd_convert(int argc, char **argv)
 	o.threads = a.opts.threads;
 	o.warn = warn_line;
 	progress_start(&prog, 0);
-	if (!a.quiet && isatty(2) &&
+	if (!a.opts.quiet && isatty(2) &&
 	    convert_data_size(in) > PROGRESS_MIN_BYTES) {
 		o.progress = show_progress;
 		o.progress_ctx = &prog;
 	}
-	r = convert_file(in, a.out, &o, &err);
+	r = convert_file(in, a.opts.out, &o, &err);
 	end_progress(&prog);
 	tdat_close(in);
 	if (r) {

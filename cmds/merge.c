@@ -39,9 +39,7 @@ static const char usage[] =
 struct args {
 	const char **in;
 	int nin;
-	const char *out;
-	struct outopts opts;
-	int quiet;
+	struct outopts opts;	/* -o, -q and the output options */
 };
 
 static int parse_option(struct args *a, int c, const char *arg)
@@ -51,14 +49,6 @@ static int parse_option(struct args *a, int c, const char *arg)
 	switch (c) {
 	case 'i':
 		a->in[a->nin++] = arg;
-		return 0;
-	case 'o':
-		if (a->out)
-			return usage_error("the output is given twice");
-		a->out = arg;
-		return 0;
-	case 'q':
-		a->quiet = 1;
 		return 0;
 	default:
 		r = outopt_parse(&a->opts, c, arg);
@@ -92,7 +82,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 	}
 	while (optind < argc)
 		a->in[a->nin++] = argv[optind++];
-	if (!a->out)
+	if (!a->opts.out)
 		return usage_error("no output file given (-o OUT)");
 	if (!a->nin)
 		return usage_error("no input files given");
@@ -107,7 +97,8 @@ static int pick_codec(const struct args *a, struct merge_opts *o)
 
 	o->version = w->version;
 	if (!c) {
-		if (w->level || w->chunk_size)	/* they ask for compression */
+		/* --level or --chunk-size ask for compression */
+		if (w->level || w->chunk_size)
 			c = w->version == 6 ? "none" : "any";
 		else
 			return 0;	/* the first input's */
@@ -154,8 +145,9 @@ int cmd_merge(int argc, char **argv)
 	if (!r && pick_codec(&a, &o))
 		r = 2;
 	for (i = 0; !r && i < a.nin; i++)
-		if (same_file(a.in[i], a.out))
-			r = usage_error("the output \"%s\" is an input", a.out);
+		if (same_file(a.in[i], a.opts.out))
+			r = usage_error("the output \"%s\" is an input",
+					a.opts.out);
 	if (r) {
 		free(a.in);
 		return r < 0 ? 0 : r;
@@ -165,18 +157,18 @@ int cmd_merge(int argc, char **argv)
 	o.threads = a.opts.threads;
 	o.warn = warn_line;
 	progress_start(&prog, PROGRESS_MIN_BYTES);
-	if (!a.quiet && isatty(2)) {
+	if (!a.opts.quiet && isatty(2)) {
 		o.progress = show_progress;
 		o.progress_ctx = &prog;
 	}
-	r = merge_files(a.in, a.nin, a.out, &o, &st, &err);
+	r = merge_files(a.in, a.nin, a.opts.out, &o, &st, &err);
 	end_progress(&prog);
 	free(a.in);
 	if (r) {
 		fprintf(stderr, "tracebox merge: %s\n", err.msg);
 		return 1;
 	}
-	if (!a.quiet)
+	if (!a.opts.quiet)
 		report_duplicates(&st);
 	return 0;
 }

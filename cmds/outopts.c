@@ -59,6 +59,14 @@ int outopt_parse(struct outopts *o, int c, const char *arg)
 	long v;
 
 	switch (c) {
+	case 'o':
+		if (o->out)
+			return usage_error("the output is given twice");
+		o->out = arg;
+		return 0;
+	case 'q':
+		o->quiet = 1;
+		return 0;
 	case OPT_VERSION:
 		if (strcmp(arg, "6") && strcmp(arg, "7"))
 			return usage_error("--file-version: \"%s\" is not 6 or"

@@ -13,13 +13,15 @@
 
 enum {
 	OPT_VERSION = 256, OPT_COMPRESSION, OPT_LEVEL, OPT_CHUNK, OPT_THREADS,
-	OPT_OUTOPTS_END		/* an applet's own long options from here */
+	OPT_OUTOPTS_END		/* an applet's own options from here */
 };
 
 /* All five and --help, for applets with no other long options. */
 extern const struct option outopt_long_opts[];
 
 struct outopts {
+	const char *out;		/* -o, NULL: not given */
+	int quiet;			/* -q */
 	int version;			/* 0: not given */
 	const char *compression;	/* NULL: not given */
 	int level;			/* 0: not given */
@@ -30,7 +32,10 @@ struct outopts {
 int parse_int(const char *s, long lo, long hi, long *v);
 int parse_size(const char *s, uint32_t *v);
 
-/* 0 done, 2 bad value (said), -1 c is not one of these options. */
+/*
+ * The long options above, -o (once only) and -q: 0 done, 2 bad value
+ * (said), -1 c is not one of these options.
+ */
 int outopt_parse(struct outopts *o, int c, const char *arg);
 
 /*

@@ -199,8 +199,8 @@ static int create_head(const struct args *a)
 		return 2;
 	if (a->opts.version)
 		codec = o.codec;
-	if (record_header_only(out, a->opts.version ? a->opts.version : 7, codec,
-			       a->tracing_dir, a->kallsyms, &err))
+	if (record_header_only(out, a->opts.version ? a->opts.version : 7,
+			       codec, a->tracing_dir, a->kallsyms, &err))
 		return failed(&err);
 	return 0;
 }
