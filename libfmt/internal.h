@@ -71,6 +71,10 @@ int fio_read_at(const struct tdat_file *f, uint64_t off, void *buf, size_t n,
 int fio_read_blob(const struct tdat_file *f, uint64_t off, uint64_t n,
 		  struct tdat_blob *out, const char *what,
 		  struct tdat_error *err);
+
+/* ---- read.c ---- */
+int read_v6_cpu_table(struct tdat_file *f, uint64_t off,
+		      struct tdat_buffer *b, struct tdat_error *err);
 void tdat_blob_free(struct tdat_blob *b);
 int tdat_blob_dup(struct tdat_blob *dst, const void *p, size_t n);
 

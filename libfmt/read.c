@@ -81,21 +81,17 @@ static int read_v6_clock(struct tdat_file *f, uint64_t off,
 	return b->clock ? 0 : tdat_fail(err, f->path, off, "out of memory");
 }
 
-/* "flyrecord\0", CPU table, clock record: the buffer block of v6. */
-static int read_v6_flyrecord(struct tdat_file *f, struct tdat_buffer *b,
-			     uint64_t off, struct tdat_error *err)
+/* The CPU table after v6's "flyrecord\0" at off: cpu_count entries of
+ * (offset, size), into b (replacing what b had).  Shared with salvage. */
+int read_v6_cpu_table(struct tdat_file *f, uint64_t off,
+		      struct tdat_buffer *b, struct tdat_error *err)
 {
 	uint32_t n = f->cpu_count, i;
 	struct tdat_blob t;
-	char kw[10];
 
-	if (fio_read_at(f, off, kw, 10, "flyrecord keyword", err))
-		return -1;
-	if (memcmp(kw, "flyrecord", 10))
-		return tdat_fail(err, f->path, off, "buffer \"%s\": no"
-				 " \"flyrecord\" keyword here", b->name);
 	if (fio_read_blob(f, off + 10, (uint64_t)n * 16, &t, "CPU table", err))
 		return -1;
+	free(b->cpus);
 	b->cpus = calloc(n ? n : 1, sizeof(*b->cpus));
 	if (!b->cpus) {
 		tdat_blob_free(&t);
@@ -109,7 +105,23 @@ static int read_v6_flyrecord(struct tdat_file *f, struct tdat_buffer *b,
 	b->ncpus = (int)n;
 	b->section_offset = off;
 	tdat_blob_free(&t);
-	return read_v6_clock(f, off + 10 + (uint64_t)n * 16, b, err);
+	return 0;
+}
+
+/* "flyrecord\0", CPU table, clock record: the buffer block of v6. */
+static int read_v6_flyrecord(struct tdat_file *f, struct tdat_buffer *b,
+			     uint64_t off, struct tdat_error *err)
+{
+	char kw[10];
+
+	if (fio_read_at(f, off, kw, 10, "flyrecord keyword", err))
+		return -1;
+	if (memcmp(kw, "flyrecord", 10))
+		return tdat_fail(err, f->path, off, "buffer \"%s\": no"
+				 " \"flyrecord\" keyword here", b->name);
+	if (read_v6_cpu_table(f, off, b, err))
+		return -1;
+	return read_v6_clock(f, off + 10 + (uint64_t)f->cpu_count * 16, b, err);
 }
 
 static int read_v6_data(struct tdat_file *f, uint64_t pos,

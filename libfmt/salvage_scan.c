@@ -35,8 +35,7 @@ static void note(struct tdat_salvage *s, uint64_t off, const char *fmt, ...)
 static int v6_block(struct tdat_file *f, struct tdat_buffer *b, uint64_t off,
 		    struct tdat_error *err)
 {
-	uint32_t n = f->cpu_count, i;
-	struct tdat_blob t;
+	uint32_t n = f->cpu_count;
 	uint8_t lb[8];
 	char kw[10], text[64];
 	uint64_t len;
@@ -45,22 +44,8 @@ static int v6_block(struct tdat_file *f, struct tdat_buffer *b, uint64_t off,
 		return -1;
 	if (memcmp(kw, "flyrecord", 10))
 		return tdat_fail(err, f->path, off, "no \"flyrecord\" keyword");
-	if (fio_read_blob(f, off + 10, (uint64_t)n * 16, &t, "CPU table", err))
+	if (read_v6_cpu_table(f, off, b, err))
 		return -1;
-	free(b->cpus);
-	b->cpus = calloc(n ? n : 1, sizeof(*b->cpus));
-	if (!b->cpus) {
-		tdat_blob_free(&t);
-		return tdat_fail(err, f->path, off, "out of memory");
-	}
-	for (i = 0; i < n; i++) {
-		b->cpus[i].cpu = (int)i;
-		b->cpus[i].offset = tdat_get64(f, t.data + i * 16);
-		b->cpus[i].size = tdat_get64(f, t.data + i * 16 + 8);
-	}
-	b->ncpus = (int)n;
-	b->section_offset = off;
-	tdat_blob_free(&t);
 	/* The clock record is optional to us: the options say it too. */
 	off += 10 + (uint64_t)n * 16;
 	if (!fio_read_at(f, off, lb, 8, "clock", err) &&
