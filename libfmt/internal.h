@@ -73,6 +73,8 @@ int fio_read_blob(const struct tdat_file *f, uint64_t off, uint64_t n,
 		  struct tdat_error *err);
 
 /* ---- read.c ---- */
+int read_v6_head(struct tdat_file *f, uint64_t *pos, int strict,
+		 struct tdat_error *err);
 int read_v6_cpu_table(struct tdat_file *f, uint64_t off,
 		      struct tdat_buffer *b, struct tdat_error *err);
 void tdat_blob_free(struct tdat_blob *b);

@@ -171,32 +171,48 @@ static int read_v6_data(struct tdat_file *f, uint64_t pos,
 	return 0;
 }
 
-static int read_v6(struct tdat_file *f, struct tdat_error *err)
+/*
+ * v6 up to its trace data: metadata parts, CPU count, options.  *pos
+ * ends at the "latency" or "flyrecord" keyword.  strict: that keyword
+ * must be there (salvage looks for the data itself).
+ */
+int read_v6_head(struct tdat_file *f, uint64_t *pos, int strict,
+		 struct tdat_error *err)
 {
-	uint64_t pos = 18;
 	uint8_t n[4];
 	char kw[10];
 
-	if (meta_read_v6_parts(f, &pos, err) ||
-	    fio_read_at(f, pos, n, 4, "CPU count", err))
+	*pos = 18;
+	if (meta_read_v6_parts(f, pos, err) ||
+	    fio_read_at(f, *pos, n, 4, "CPU count", err))
 		return -1;
 	f->cpu_count = tdat_get32(f, n);
 	if (meta_parse_header_page(f, 18, err))
 		return -1;
 	if (f->cpu_count > 65536)
-		return tdat_fail(err, f->path, pos, "CPU count %u is not"
+		return tdat_fail(err, f->path, *pos, "CPU count %u is not"
 				 " plausible", f->cpu_count);
-	pos += 4;
-	if (read_keyword(f, pos, kw, err))
+	*pos += 4;
+	if (strict ? read_keyword(f, *pos, kw, err) :
+	    fio_read_at(f, *pos, kw, 10, "options keyword", err))
 		return -1;
 	if (!memcmp(kw, "options", 7)) {
-		pos += 10;
-		if (options_parse_v6(f, &pos, err))
+		*pos += 10;
+		if (options_parse_v6(f, pos, err))
 			return -1;
 	}
 	if (f->cpu_count > 65536)
-		return tdat_fail(err, f->path, pos, "CPUCOUNT %u is not"
+		return tdat_fail(err, f->path, *pos, "CPUCOUNT %u is not"
 				 " plausible", f->cpu_count);
+	return 0;
+}
+
+static int read_v6(struct tdat_file *f, struct tdat_error *err)
+{
+	uint64_t pos;
+
+	if (read_v6_head(f, &pos, 1, err))
+		return -1;
 	return read_v6_data(f, pos, err);
 }
 

@@ -105,29 +105,10 @@ static int v6_data(struct tdat_file *f, uint64_t pos, struct tdat_salvage *s,
 static int scan_v6(struct tdat_file *f, struct tdat_salvage *s,
 		   struct tdat_error *err)
 {
-	uint64_t pos = 18;
-	uint8_t n[4];
-	char kw[10];
+	uint64_t pos;
 
-	if (meta_read_v6_parts(f, &pos, err) ||
-	    fio_read_at(f, pos, n, 4, "CPU count", err) ||
-	    meta_parse_header_page(f, 18, err))
+	if (read_v6_head(f, &pos, 0, err))
 		return -1;
-	f->cpu_count = tdat_get32(f, n);
-	pos += 4;
-	if (f->cpu_count > 65536)
-		return tdat_fail(err, f->path, pos - 4, "CPU count %u is not"
-				 " plausible", f->cpu_count);
-	if (fio_read_at(f, pos, kw, 10, "options keyword", err))
-		return -1;
-	if (!memcmp(kw, "options", 7)) {
-		pos += 10;
-		if (options_parse_v6(f, &pos, err))
-			return -1;
-	}
-	if (f->cpu_count > 65536)
-		return tdat_fail(err, f->path, pos, "CPUCOUNT %u is not"
-				 " plausible", f->cpu_count);
 	return v6_data(f, pos, s, err);
 }
 
