@@ -127,6 +127,28 @@ static void set_task(struct event_view *v, struct tep_handle *tep)
 	v->comm = tep_data_comm_from_pid(tep, v->pid);
 }
 
+/* The next event the filters keep, in rec and v; NULL at the end.  The
+ * caller calls stream_advance(s, c) when it is done with the event. */
+static struct stream_cpu *next_kept(struct stream *s, struct input *in,
+				    struct tep_record *rec,
+				    struct event_view *v)
+{
+	struct stream_cpu *c;
+
+	while ((c = stream_peek(s))) {
+		struct input *i = &in[c->input];
+
+		fill_record(rec, c);
+		if (keep(i, rec)) {
+			fill_view(v, rec, i, c->buf);
+			set_task(v, i->tep);
+			return c;
+		}
+		stream_advance(s, c);
+	}
+	return NULL;
+}
+
 /* One thread does it all: -ts-diff, one CPU, or no threads. */
 static void print_serial(struct printer *p, struct stream *s,
 			 struct input *in)
@@ -137,15 +159,8 @@ static void print_serial(struct printer *p, struct stream *s,
 
 	memset(&rec, 0, sizeof(rec));
 	memset(&v, 0, sizeof(v));
-	while ((c = stream_peek(s))) {
-		struct input *i = &in[c->input];
-
-		fill_record(&rec, c);
-		if (keep(i, &rec)) {
-			fill_view(&v, &rec, i, c->buf);
-			set_task(&v, i->tep);
-			p->line(p, &v);
-		}
+	while ((c = next_kept(s, in, &rec, &v))) {
+		p->line(p, &v);
 		stream_advance(s, c);
 		if (p->o->error)
 			break;
@@ -407,18 +422,10 @@ static void read_all(struct reader *r, struct stream *s, struct input *in)
 
 	memset(&rec, 0, sizeof(rec));
 	memset(&v, 0, sizeof(v));
-	while ((c = stream_peek(s))) {
-		struct input *i = &in[c->input];
-
-		fill_record(&rec, c);
-		if (keep(i, &rec)) {
-			fill_view(&v, &rec, i, c->buf);
-			set_task(&v, i->tep);
-			if (add_event(r, &rec, &v, c->input, c->buf)) {
-				fprintf(stderr, "tracebox report: out of"
-					" memory\n");
-				r->o->error = 1;
-			}
+	while ((c = next_kept(s, in, &rec, &v))) {
+		if (add_event(r, &rec, &v, c->input, c->buf)) {
+			fprintf(stderr, "tracebox report: out of memory\n");
+			r->o->error = 1;
 		}
 		stream_advance(s, c);
 		if (r->o->error)
