@@ -207,6 +207,22 @@ struct tdat_tsc2nsec {
 };
 int tdat_opt_tsc2nsec(const struct tdat_file *f, struct tdat_tsc2nsec *t);
 
+/*
+ * The timestamps readers show (tsadjust.c): raw record times scaled by
+ * TSC2NSEC ((ts * mult) >> shift, its offset field unused), then plus
+ * DATE * 1000 + OFFSET nanoseconds, as trace-cmd report does.  Applets
+ * may add their own offset to a->offset after init.
+ */
+struct tdat_ts_adjust {
+	int64_t offset;		/* ns added after scaling */
+	uint32_t mult, shift;	/* TSC2NSEC scaling when mult != 0 */
+};
+#define TDAT_TS_NODATE	1u	/* leave DATE out (report --nodate) */
+#define TDAT_TS_RAW	2u	/* no adjustment at all (report --raw-ts) */
+void tdat_ts_adjust_init(const struct tdat_file *f, unsigned flags,
+			 struct tdat_ts_adjust *a);
+uint64_t tdat_ts_apply(const struct tdat_ts_adjust *a, uint64_t ts);
+
 /* The text of a kallsyms, printk or cmdlines part (points into f). */
 int tdat_meta_text(const struct tdat_file *f, enum tdat_meta m,
 		   const char **text, size_t *len, struct tdat_error *err);
@@ -458,5 +474,23 @@ int tdat_chunk_decode(struct tdat_chunk_decoder *d, const void *data,
 		      uint32_t csize, void *out, uint32_t usize,
 		      uint64_t where, struct tdat_error *err);
 void tdat_chunk_decoder_free(struct tdat_chunk_decoder *d);
+
+/* ---- stored chunks by position (chunkread.c) ----------------------------- */
+
+/*
+ * For callers that keep a position per compressed stream instead of an
+ * open reader.  tdat_chunk_first: the stream's chunk count and the file
+ * offset of its first chunk header (count 0 for a stream without data).
+ * tdat_chunk_read_at: the chunk whose header is at off, bounded by its
+ * stream: its stored bytes in *data (grown as needed, *cap its size) and
+ * its sizes; the next chunk's header is at off + 8 + *csize.
+ */
+int tdat_chunk_first(const struct tdat_file *f, int buf, int idx,
+		     uint32_t *nchunks, uint64_t *first,
+		     struct tdat_error *err);
+int tdat_chunk_read_at(const struct tdat_file *f, int buf, int idx,
+		       uint64_t off, uint8_t **data, size_t *cap,
+		       uint32_t *csize, uint32_t *usize,
+		       struct tdat_error *err);
 
 #endif

@@ -7,24 +7,22 @@
 void input_adjust(const struct report_opts *ro, const struct report_input *in,
 		  const struct tdat_file *f, struct ts_adjust *a)
 {
-	struct tdat_tsc2nsec t;
+	struct tdat_ts_adjust t;
 	uint64_t hz = in->ts2secs_hz ? in->ts2secs_hz :
 					ro->inputs[0].ts2secs_hz;
-	long long v;
 
 	memset(a, 0, sizeof(*a));
 	if (ro->raw_ts)
 		return;
-	if (!ro->nodate && tdat_opt_number(f, TDAT_OPT_DATE, &v))
-		a->offset += v * 1000;		/* microseconds */
-	if (tdat_opt_number(f, TDAT_OPT_OFFSET, &v))
-		a->offset += v;
+	/* the file's own adjustments, as every applet sees them */
+	tdat_ts_adjust_init(f, ro->nodate ? TDAT_TS_NODATE : 0, &t);
+	a->offset = t.offset;
 	/* trace-cmd 3.1.6 drops the first input's --ts-offset. */
 	if (in != &ro->inputs[0])
 		a->offset += in->ts_offset;
-	if (hz)
+	if (hz) {
 		a->ts2secs = 1e9 / (double)hz;
-	else if (tdat_opt_tsc2nsec(f, &t) && t.shift < 64) {
+	} else {
 		a->mult = t.mult;
 		a->shift = t.shift;
 	}

@@ -22,7 +22,11 @@ struct tep_handle *tep_from_file(const struct tdat_file *f, int load_plugins,
 
 /* ---- stream.c ---- */
 
-/* How one input's timestamps are shown (FORMAT.md 7.7). */
+/*
+ * How one input's timestamps are shown (FORMAT.md 7.7): the file's own
+ * adjustment (struct tdat_ts_adjust, applied by tdat_ts_apply) plus
+ * report's user options on top.
+ */
 struct ts_adjust {
 	int64_t offset;		/* ns: DATE * 1000 + OFFSET + --ts-offset */
 	uint32_t mult, shift;	/* TSC2NSEC, when mult != 0 */

@@ -17,15 +17,11 @@ static uint64_t ts_scale(uint64_t ts, double ts2secs)
 
 uint64_t ts_apply(const struct ts_adjust *a, uint64_t ts)
 {
-	if (a->ts2secs) {
-		ts = ts_scale(ts, a->ts2secs);
-	} else if (a->mult) {
-		/* (ts * mult) >> shift without 64-bit overflow */
-		unsigned __int128 t = (unsigned __int128)ts * a->mult;
+	struct tdat_ts_adjust t = { a->offset, a->mult, a->shift };
 
-		ts = (uint64_t)(t >> a->shift);
-	}
-	return ts + (uint64_t)a->offset;
+	if (a->ts2secs)
+		return ts_scale(ts, a->ts2secs) + (uint64_t)a->offset;
+	return tdat_ts_apply(&t, ts);
 }
 
 static void warn(struct stream *s, const char *msg)

@@ -1,0 +1,42 @@
+/*
+ * tsadjust.c - the timestamps readers show: a file's raw record times
+ * adjusted by its own options (FORMAT.md 5 and 7.7), in trace-cmd's
+ * order: TSC2NSEC scaling first, then + DATE * 1000 + OFFSET.
+ */
+#include <string.h>
+#include "internal.h"
+
+void tdat_ts_adjust_init(const struct tdat_file *f, unsigned flags,
+			 struct tdat_ts_adjust *a)
+{
+	struct tdat_tsc2nsec t;
+	long long v;
+
+	memset(a, 0, sizeof(*a));
+	if (flags & TDAT_TS_RAW)
+		return;
+	/* unsigned sums: a hostile option wraps like trace-cmd's u64
+	 * arithmetic instead of overflowing a signed value */
+	if (!(flags & TDAT_TS_NODATE) && tdat_opt_number(f, TDAT_OPT_DATE, &v))
+		a->offset = (int64_t)((uint64_t)a->offset +
+				      (uint64_t)v * 1000);	/* us */
+	if (tdat_opt_number(f, TDAT_OPT_OFFSET, &v))
+		a->offset = (int64_t)((uint64_t)a->offset + (uint64_t)v);
+	/* the option's own offset field is not applied (as in trace-cmd);
+	 * a shift of 64 or more is meaningless and left out */
+	if (tdat_opt_tsc2nsec(f, &t) && t.shift < 64) {
+		a->mult = t.mult;
+		a->shift = t.shift;
+	}
+}
+
+uint64_t tdat_ts_apply(const struct tdat_ts_adjust *a, uint64_t ts)
+{
+	if (a->mult) {
+		/* (ts * mult) >> shift without 64-bit overflow */
+		unsigned __int128 t = (unsigned __int128)ts * a->mult;
+
+		ts = (uint64_t)(t >> a->shift);
+	}
+	return ts + (uint64_t)a->offset;
+}
