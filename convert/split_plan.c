@@ -12,6 +12,15 @@
  * its first event and ends where the next piece starts (the stream's
  * next event when the split stops), so pages without events stay with
  * the piece before them and nothing is lost or doubled.
+ *
+ * Times are the ones readers show: raw record times adjusted by the
+ * file's DATE, OFFSET and TSC2NSEC options (tdat_ts_apply), for START,
+ * END, the windows and the order of the walk.  The pieces keep those
+ * options and the raw pages, so they show the same times.
+ *
+ * Memory stays flat whatever the CPU count: an uncompressed stream is
+ * read RAW_SPAN pages at a time, a compressed one holds one decoded
+ * chunk, and all share one decompression context.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,8 +29,17 @@
 
 #define SPLIT_MAX_PIECES 100000
 
+/* What the walkers share: the adjustment, the decoder, a chunk buffer. */
+struct walk_shared {
+	struct tdat_ts_adjust adj;
+	struct tdat_chunk_decoder *dec;
+	uint8_t *cbuf;		/* the stored chunk being decoded */
+	size_t ccap;
+};
+
 /* One stream being walked. */
 struct walker {
+	struct walk_shared *sh;
 	struct tdat_cpu_reader *r;
 	struct tdat_page_iter it;
 	uint32_t page_size;
@@ -33,8 +51,17 @@ struct walker {
 	struct tdat_file *in;
 	int buf, idx;
 	uint64_t raw_next, raw_pages;	/* next page to open at, total */
+	/* compressed streams: the decoded chunk and where the next one is */
+	int compressed;
+	uint32_t chunks_left;
+	uint64_t chunk_off;	/* file offset of the next chunk header */
+	uint8_t *chunk;
+	size_t chunk_cap;
+	uint32_t clen, cpos;	/* decoded bytes, next page in them */
+	uint64_t upos;		/* stream byte of chunk[0] */
 	int done;
 	struct tdat_event cur;	/* the next event, when !done */
+	uint64_t ts;		/* its adjusted time */
 	struct split_pos at;	/* its position */
 
 	/* what the plan learnt */
@@ -55,7 +82,7 @@ static int oom(const struct tdat_file *in, struct tdat_error *err)
 
 #define RAW_SPAN 16
 
-/* Open w's reader: the whole stream, or (uncompressed) its next span. */
+/* Open w's stream: (compressed) find its chunks, or open its next span. */
 static int walk_open(struct walker *w, struct tdat_error *err)
 {
 	struct tdat_buffer *b = &w->in->buffers[w->buf];
@@ -65,11 +92,9 @@ static int walk_open(struct walker *w, struct tdat_error *err)
 	tdat_cpu_close(w->r);
 	w->r = NULL;
 	if (b->compressed) {
-		if (w->raw_next)
-			return 0;	/* opened once, read to the end */
-		w->raw_next = 1;
-		w->r = tdat_cpu_open(w->in, w->buf, w->idx, err);
-		return w->r ? 0 : -1;
+		w->compressed = 1;
+		return tdat_chunk_first(w->in, w->buf, w->idx, &w->chunks_left,
+					&w->chunk_off, err);
 	}
 	w->raw_pages = save.size / w->page_size;
 	if (w->raw_next >= w->raw_pages && save.size % w->page_size == 0)
@@ -88,6 +113,64 @@ static int walk_open(struct walker *w, struct tdat_error *err)
 	return w->r ? 0 : -1;
 }
 
+/* Decode w's next chunk into its own buffer: 1, 0 at the end, -1. */
+static int next_chunk(struct walker *w, struct tdat_error *err)
+{
+	struct walk_shared *sh = w->sh;
+	uint32_t cs, us;
+
+	if (!w->chunks_left) {
+		free(w->chunk);		/* done: give the memory back */
+		w->chunk = NULL;
+		w->chunk_cap = 0;
+		return 0;
+	}
+	if (tdat_chunk_read_at(w->in, w->buf, w->idx, w->chunk_off,
+			       &sh->cbuf, &sh->ccap, &cs, &us, err))
+		return -1;
+	if (us > w->chunk_cap) {
+		uint8_t *p = realloc(w->chunk, us);
+
+		if (!p)
+			return oom(w->in, err);
+		w->chunk = p;
+		w->chunk_cap = us;
+	}
+	if (tdat_chunk_decode(sh->dec, sh->cbuf, cs, w->chunk, us,
+			      w->chunk_off, err))
+		return -1;
+	w->upos += w->clen;
+	w->clen = us;
+	w->cpos = 0;
+	w->chunk_off += 8 + (uint64_t)cs;
+	w->chunks_left--;
+	return 1;
+}
+
+/* w's next page: 1 with it and its offset, 0 at the end, -1 on error. */
+static int walk_page(struct walker *w, const uint8_t **page, uint64_t *off,
+		     struct tdat_error *err)
+{
+	int got;
+
+	if (w->compressed) {
+		while (w->cpos >= w->clen)
+			if ((got = next_chunk(w, err)) <= 0)
+				return got;
+		*page = w->chunk + w->cpos;
+		*off = w->upos + w->cpos;	/* in the uncompressed stream */
+		w->cpos += w->page_size;
+		return 1;
+	}
+	got = w->r ? tdat_cpu_next_page(w->r, page, off, err) : 0;
+	while (got == 0 && w->r) {
+		if (walk_open(w, err))
+			return -1;
+		got = w->r ? tdat_cpu_next_page(w->r, page, off, err) : 0;
+	}
+	return got;
+}
+
 /* Step to the next event: 1, 0 at the end of the stream, -1 on error. */
 static int walk_next(struct tdat_file *in, struct walker *w,
 		     struct tdat_error *err)
@@ -100,6 +183,7 @@ static int walk_next(struct tdat_file *in, struct walker *w,
 		if (w->have_page) {
 			got = tdat_page_iter_next(&w->it, &w->cur);
 			if (got == 1) {
+				w->ts = tdat_ts_apply(&w->sh->adj, w->cur.ts);
 				w->at.page = w->page;
 				w->at.ev = w->ev++;
 				return 1;
@@ -114,13 +198,7 @@ static int walk_next(struct tdat_file *in, struct walker *w,
 			}
 			w->page++;
 		}
-		got = w->r ? tdat_cpu_next_page(w->r, &page, &off, err) : 0;
-		while (got == 0 && w->r) {
-			if (walk_open(w, err))
-				return -1;
-			got = w->r ? tdat_cpu_next_page(w->r, &page, &off,
-							err) : 0;
-		}
+		got = walk_page(w, &page, &off, err);
 		if (got <= 0) {
 			w->have_page = 0;
 			w->done = 1;
@@ -208,7 +286,7 @@ struct heap {
 
 static int heap_less(const struct heap *h, int a, int b)
 {
-	uint64_t ta = h->w[h->ix[a]].cur.ts, tb = h->w[h->ix[b]].cur.ts;
+	uint64_t ta = h->w[h->ix[a]].ts, tb = h->w[h->ix[b]].ts;
 
 	return ta < tb || (ta == tb && h->ix[a] < h->ix[b]);
 }
@@ -269,10 +347,10 @@ static int plan_timeline(struct tdat_file *in, const struct split_opts *o,
 		struct walker *s = &w[h.ix[0]];
 		int k;
 
-		if (o->has_end && s->cur.ts > o->end)
+		if (o->has_end && s->ts > o->end)
 			break;
-		if (s->last >= 0 || !o->has_start || s->cur.ts >= o->start) {
-			k = timeline_piece(o, &t, s->cur.ts);
+		if (s->last >= 0 || !o->has_start || s->ts >= o->start) {
+			k = timeline_piece(o, &t, s->ts);
 			if (k < 0)
 				break;
 			if (assign(in, s, k, err)) {
@@ -309,7 +387,7 @@ static int stream_piece(const struct split_opts *o, struct walker *w)
 			return -1;
 		return k >= SPLIT_MAX_PIECES ? -2 : (int)k;
 	}
-	if (w->last >= 0 && o->unit == SPLIT_TIME && w->cur.ts > w->window)
+	if (w->last >= 0 && o->unit == SPLIT_TIME && w->ts > w->window)
 		next = 1;
 	if (w->last >= 0 && o->unit == SPLIT_EVENTS && w->count >= o->amount)
 		next = 1;
@@ -320,7 +398,7 @@ static int stream_piece(const struct split_opts *o, struct walker *w)
 	if (w->last >= 0 && !o->repeat)
 		return -1;
 	w->count = 1;
-	w->window = add_sat(w->last < 0 && o->has_start ? o->start : w->cur.ts,
+	w->window = add_sat(w->last < 0 && o->has_start ? o->start : w->ts,
 			    o->amount);
 	return w->last + 1;
 }
@@ -331,9 +409,9 @@ static int plan_stream(struct tdat_file *in, const struct split_opts *o,
 	int r, k;
 
 	while ((r = walk_next(in, w, err)) == 1) {
-		if (o->has_end && w->cur.ts > o->end)
+		if (o->has_end && w->ts > o->end)
 			break;
-		if (w->last < 0 && o->has_start && w->cur.ts < o->start)
+		if (w->last < 0 && o->has_start && w->ts < o->start)
 			continue;
 		k = stream_piece(o, w);
 		if (k == -1)
@@ -446,12 +524,19 @@ static int fill_positions(struct tdat_file *in, const struct split_opts *o,
 int split_plan(struct tdat_file *in, const struct split_opts *o,
 	       struct split_plan *p, struct tdat_error *err)
 {
+	struct walk_shared sh = { { 0, 0, 0 }, NULL, NULL, 0 };
 	struct walker *w = NULL;
 	int *ord = NULL, i, r = -1;
 
 	memset(p, 0, sizeof(*p));
 	if (list_streams(in, o, p, err))
 		return -1;
+	tdat_ts_adjust_init(in, 0, &sh.adj);
+	sh.dec = tdat_chunk_decoder_new(in);
+	if (!sh.dec) {
+		oom(in, err);
+		goto out;
+	}
 	w = calloc(p->nstreams ? (size_t)p->nstreams : 1, sizeof(*w));
 	ord = calloc(p->nstreams ? (size_t)p->nstreams : 1, sizeof(*ord));
 	if (!w || !ord) {
@@ -463,6 +548,7 @@ int split_plan(struct tdat_file *in, const struct split_opts *o,
 		const struct split_stream *s = &p->streams[ord[i]];
 
 		w[i].last = -1;
+		w[i].sh = &sh;
 		w[i].page_size = in->buffers[s->in_buf].page_size;
 		if (!in->buffers[s->in_buf].cpus[s->idx].size) {
 			w[i].done = 1;
@@ -473,12 +559,14 @@ int split_plan(struct tdat_file *in, const struct split_opts *o,
 		w[i].idx = s->idx;
 		if (walk_open(&w[i], err))
 			goto out;
-		/* Without -c the walk is merged: every reader stays open.
-		 * With -c one is open at a time. */
+		/* Without -c the walk is merged: every stream keeps its
+		 * span or chunk.  With -c one is walked at a time. */
 		if (o->per_cpu) {
 			r = plan_stream(in, o, &w[i], err);
 			tdat_cpu_close(w[i].r);
 			w[i].r = NULL;
+			free(w[i].chunk);
+			w[i].chunk = NULL;
 			if (r)
 				goto out;
 		}
@@ -489,8 +577,11 @@ int split_plan(struct tdat_file *in, const struct split_opts *o,
 out:
 	for (i = 0; w && i < p->nstreams; i++) {
 		tdat_cpu_close(w[i].r);
+		free(w[i].chunk);
 		free(w[i].starts);
 	}
+	tdat_chunk_decoder_free(sh.dec);
+	free(sh.cbuf);
 	free(w);
 	free(ord);
 	if (r)

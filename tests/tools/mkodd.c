@@ -13,6 +13,10 @@
  *                        (v7 output only: v6 needs dense ids)
  *   --drop-option ID     leave out every option with this id
  *   --add-option ID TEXT append an option: TEXT and its NUL
+ *   --add-tsc2nsec MULT SHIFT  append a TSC2NSEC option (u32 mult,
+ *                        u32 shift, u64 offset 0) in the file's byte order
+ *   --clone-cpus N       top buffer gets N CPUs, ids 0..N-1, CPU i a copy
+ *                        of the input's CPU number i % (its CPU count)
  *
  * Everything else (metadata, the other options, every other page) is
  * copied as it is, and the file is written by libfmt's writer.
@@ -32,6 +36,10 @@ struct edits {
 	int ndrop, drop[MAX_EDITS];
 	int nadd, add_id[MAX_EDITS];
 	const char *add_text[MAX_EDITS];
+	int clone;		/* top buffer CPUs, 0: as the input */
+	int tsc2nsec;		/* add a TSC2NSEC option */
+	uint32_t mult, shift;
+	uint8_t tsc[16];	/* its payload */
 };
 
 static void die(const char *fmt, const char *arg)
@@ -70,7 +78,7 @@ static void edit_meta(const struct edits *e, const struct tdat_file *in,
 	int i, n = 0;
 
 	*out = *in;
-	opts = xcalloc((size_t)in->noptions + (size_t)e->nadd,
+	opts = xcalloc((size_t)in->noptions + (size_t)e->nadd + 1,
 		       sizeof(*opts));
 	for (i = 0; i < in->noptions; i++)
 		if (!dropped(e, in->options[i].id))
@@ -81,8 +89,28 @@ static void edit_meta(const struct edits *e, const struct tdat_file *in,
 		opts[n].data = (uint8_t *)e->add_text[i];
 		n++;
 	}
+	if (e->tsc2nsec) {
+		opts[n].id = TDAT_OPT_TSC2NSEC;
+		opts[n].size = sizeof(e->tsc);
+		opts[n].data = (uint8_t *)e->tsc;
+		n++;
+	}
 	out->options = opts;
 	out->noptions = n;
+	if (e->clone > 0) {
+		if (!in->nbuffers || !in->buffers[0].ncpus)
+			die("%s", "--clone-cpus: the first buffer has no CPU");
+		bufs = xcalloc((size_t)in->nbuffers, sizeof(*bufs));
+		memcpy(bufs, in->buffers, (size_t)in->nbuffers * sizeof(*bufs));
+		bufs[0].ncpus = e->clone;
+		bufs[0].cpus = xcalloc((size_t)e->clone, sizeof(*bufs[0].cpus));
+		for (i = 0; i < e->clone; i++) {
+			bufs[0].cpus[i] = in->buffers[0].cpus[i %
+						in->buffers[0].ncpus];
+			bufs[0].cpus[i].cpu = i;
+		}
+		out->buffers = bufs;
+	}
 	if (e->renum_idx < 0)
 		return;
 	if (!in->nbuffers || e->renum_idx >= in->buffers[0].ncpus)
@@ -109,7 +137,7 @@ static void copy_cpu(const struct edits *e, struct tdat_file *in,
 		     int b, int i)
 {
 	const struct tdat_buffer *buf = &in->buffers[b];
-	int cpu = buf->cpus[i].cpu;
+	int cpu;
 	struct tdat_cpu_reader *r;
 	struct tdat_error err;
 	const uint8_t *page;
@@ -118,6 +146,9 @@ static void copy_cpu(const struct edits *e, struct tdat_file *in,
 
 	if (tdat_writer_begin_cpu(w, b, out->buffers[b].cpus[i].cpu, &err))
 		die("%s", err.msg);
+	if (b == 0 && e->clone > 0)
+		i %= buf->ncpus;	/* a clone reads its original */
+	cpu = buf->cpus[i].cpu;
 	if (b == 0 && cpu == e->empty_page) {
 		/* A page header (timestamp, commit 0) and nothing else. */
 		blank = xcalloc(1, buf->page_size);
@@ -152,6 +183,8 @@ static void parse_args(struct edits *e, int argc, char **argv, int *i)
 			e->codec = (int)c;
 		else if (!strcmp(a, "--no-data"))
 			e->no_data = atoi(v);
+		else if (!strcmp(a, "--clone-cpus") && atoi(v) > 0)
+			e->clone = atoi(v);
 		else if (!strcmp(a, "--empty-page"))
 			e->empty_page = atoi(v);
 		else if (!strcmp(a, "--cpu-id") && (eq = strchr(v, '='))) {
@@ -164,6 +197,11 @@ static void parse_args(struct edits *e, int argc, char **argv, int *i)
 			 *i + 2 < argc - 2) {
 			e->add_id[e->nadd] = atoi(v);
 			e->add_text[e->nadd++] = argv[*i + 2];
+			(*i)++;
+		} else if (!strcmp(a, "--add-tsc2nsec") && *i + 2 < argc - 2) {
+			e->tsc2nsec = 1;
+			e->mult = (uint32_t)strtoul(v, NULL, 0);
+			e->shift = (uint32_t)strtoul(argv[*i + 2], NULL, 0);
 			(*i)++;
 		} else
 			die("bad or incomplete option %s", a);
@@ -188,6 +226,9 @@ int main(int argc, char **argv)
 	in = tdat_open(argv[i], &err);
 	if (!in)
 		die("%s", err.msg);
+	tdat_put32(in, e.tsc, e.mult);
+	tdat_put32(in, e.tsc + 4, e.shift);
+	tdat_put64(in, e.tsc + 8, 0);
 	edit_meta(&e, in, &out);
 	memset(&wo, 0, sizeof(wo));
 	wo.version = e.version ? e.version : in->version;
@@ -200,7 +241,7 @@ int main(int argc, char **argv)
 	for (b = 0; b < in->nbuffers; b++) {
 		if (in->buffers[b].latency)
 			die("%s", "latency buffers are not handled");
-		for (i = 0; i < in->buffers[b].ncpus; i++)
+		for (i = 0; i < out.buffers[b].ncpus; i++)
 			copy_cpu(&e, in, &out, w, b, i);
 	}
 	if (tdat_writer_close(w, &err))
