@@ -111,7 +111,9 @@ ours() {
 	expect_exit 0 "$TB" split -o tb/p "$@"
 }
 
-# NAME:FIXTURE:MKODD ARGS.  DATE is hex microseconds, OFFSET nanoseconds.
+# NAME:FIXTURE:MKODD ARGS.  DATE is hex microseconds (date6: 1.7e15,
+# a wall clock as trace-cmd record -C ... --date writes), OFFSET
+# nanoseconds.
 while IFS=: read -r -u 3 name fix args; do
 	[ -n "$name" ] || continue
 	step "$name ($fix, $args)"
@@ -135,8 +137,11 @@ while IFS=: read -r -u 3 name fix args; do
 	# trace-cmd turns seconds into ns through a double, which can land
 	# 1 ns short (0.008153424 -> 8153423, leaving out the events at END);
 	# ours reads the digits exactly.  A 10th decimal 5 gives trace-cmd the
-	# intended nanosecond.
-	same_as_tc "$name START END" "$in" "$(seconds "$lo")5" "$(seconds "$hi")5"
+	# intended nanosecond -- except at wall-clock magnitudes (a real DATE,
+	# about 1.7e9 s), where a double is off by up to 256 ns.
+	case $name in date*) ;; *)
+		same_as_tc "$name START END" "$in" "$(seconds "$lo")5" "$(seconds "$hi")5"
+	esac
 
 	# START END -e N -r
 	per=$(( $(wc -l <want.rep) / 3 + 1 ))
@@ -146,14 +151,18 @@ while IFS=: read -r -u 3 name fix args; do
 	# (not (c): trace-cmd 3.1.6 stops after the first piece when END
 	# is given with -r, raw times or not)
 
-	# -e N -r: N report lines a piece
-	per=$((n / 3 + 1))
-	ours -i "$in" -e "$per" -r
-	check "$name -e $per -r" tb all.rep
-	for p in p.0001 p.0002; do
-		assert_eq "$per" "$(wc -l <"tb.rep/$p")" "$name -e $per -r: lines of $p"
-	done
-	same_as_tc "$name -e $per -r" "$in" -e "$per" -r
+	# -e N -r: N report lines a piece.  Only TSC2NSEC changes the order
+	# (its rounding makes ties, broken by CPU); DATE and OFFSET shift
+	# every time alike, so 60-split covers them.
+	case $args in *--add-tsc2nsec*)
+		per=$((n / 3 + 1))
+		ours -i "$in" -e "$per" -r
+		check "$name -e $per -r" tb all.rep
+		for p in p.0001 p.0002; do
+			assert_eq "$per" "$(wc -l <"tb.rep/$p")" "$name -e $per -r: lines of $p"
+		done
+		same_as_tc "$name -e $per -r" "$in" -e "$per" -r
+	esac
 
 	# -m M -r (or -u U -r when the span is short): windows of adjusted
 	# time, about 3 pieces
@@ -179,7 +188,7 @@ while IFS=: read -r -u 3 name fix args; do
 	[ "$(ls tb | wc -l)" -ge 3 ] || fail "$name $1 $2: only $(ls tb | wc -l) pieces"
 	same_as_tc "$name $1 $2 -r" "$in" "$1" "$2" -r
 done 3<<EOF
-date6:v6-sched-irq:--add-option 1 0x1f4
+date6:v6-sched-irq:--add-option 1 0x60A24181E4000
 offneg7:v7-zstd-sched-irq:--add-option 7 -123456789
 offhex7none:v7-none-sched-irq:--add-option 7 0x3b9aca00
 tsc6:v6-sched-irq:--add-tsc2nsec 5 12
