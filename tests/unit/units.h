@@ -22,4 +22,5 @@ void suite_json(void);
 void suite_report_opts(void);
 void suite_salvage(void);
 void suite_tsadjust(void);
+void suite_chunkread(void);
 #endif
