@@ -187,11 +187,18 @@ while IFS=: read -r -u 3 name fix args; do
 	done
 	[ "$(ls tb | wc -l)" -ge 3 ] || fail "$name $1 $2: only $(ls tb | wc -l) pieces"
 	same_as_tc "$name $1 $2 -r" "$in" "$1" "$2" -r
+
+	# the same windows with -c, every CPU on its own: (a) and (c)
+	case $args in *--add-tsc2nsec*)
+		ours -i "$in" "$1" "$2" -c -r
+		assert_eq "$n" "$(pieces_events tb)" "$name $1 $2 -c -r: events in the pieces"
+		pieces_rep tb >/dev/null
+		same_as_tc "$name $1 $2 -c -r" "$in" "$1" "$2" -c -r
+	esac
 done 3<<EOF
 date6:v6-sched-irq:--add-option 1 0x60A24181E4000
 offneg7:v7-zstd-sched-irq:--add-option 7 -123456789
 offhex7none:v7-none-sched-irq:--add-option 7 0x3b9aca00
-tsc6:v6-sched-irq:--add-tsc2nsec 5 12
 tie7:v7-zstd-sched-irq:--add-tsc2nsec 1 16
 all7:v7-zstd-sched-irq-tc34:--add-tsc2nsec 3 2 --add-option 1 -0x10 --add-option 7 777
 EOF
