@@ -32,6 +32,7 @@
 /* What the walkers share: the adjustment, the decoder, a chunk buffer. */
 struct walk_shared {
 	struct tdat_ts_adjust adj;
+	int raw;		/* adj changes nothing (most files) */
 	struct tdat_chunk_decoder *dec;
 	uint8_t *cbuf;		/* the stored chunk being decoded */
 	size_t ccap;
@@ -183,7 +184,8 @@ static int walk_next(struct tdat_file *in, struct walker *w,
 		if (w->have_page) {
 			got = tdat_page_iter_next(&w->it, &w->cur);
 			if (got == 1) {
-				w->ts = tdat_ts_apply(&w->sh->adj, w->cur.ts);
+				w->ts = w->sh->raw ? w->cur.ts :
+					tdat_ts_apply(&w->sh->adj, w->cur.ts);
 				w->at.page = w->page;
 				w->at.ev = w->ev++;
 				return 1;
@@ -524,7 +526,7 @@ static int fill_positions(struct tdat_file *in, const struct split_opts *o,
 int split_plan(struct tdat_file *in, const struct split_opts *o,
 	       struct split_plan *p, struct tdat_error *err)
 {
-	struct walk_shared sh = { { 0, 0, 0 }, NULL, NULL, 0 };
+	struct walk_shared sh = { { 0, 0, 0 }, 0, NULL, NULL, 0 };
 	struct walker *w = NULL;
 	int *ord = NULL, i, r = -1;
 
@@ -532,6 +534,7 @@ int split_plan(struct tdat_file *in, const struct split_opts *o,
 	if (list_streams(in, o, p, err))
 		return -1;
 	tdat_ts_adjust_init(in, 0, &sh.adj);
+	sh.raw = !sh.adj.offset && !sh.adj.mult;
 	sh.dec = tdat_chunk_decoder_new(in);
 	if (!sh.dec) {
 		oom(in, err);
