@@ -1,6 +1,7 @@
 /*
  * pagecut.c - keep part of a ring-buffer page (FORMAT.md 7): the events
- * of an index or timestamp range, re-encoded as a valid page of its own.
+ * of an index or timestamp range, or any chosen subset of them,
+ * re-encoded as a valid page of its own.
  *
  * The kept events are copied item by item (header word, array[0] of
  * long events, payload) with their deltas recomputed from absolute
@@ -114,12 +115,32 @@ static void put_commit(const struct tdat_file *f, uint8_t *p, uint64_t v)
 		tdat_put64(f, p + 8, v);
 }
 
-enum cut_by { CUT_INDEX, CUT_TIME };
+enum cut_by { CUT_INDEX, CUT_TIME, CUT_KEEP };
+
+/* What to keep: an index range [lo, hi), a time range [lo, hi], or the
+ * events whose keep[] byte is set (index < nkeep). */
+struct cut_what {
+	enum cut_by by;
+	uint64_t lo, hi;
+	const uint8_t *keep;
+	uint32_t nkeep;
+};
+
+static int kept(const struct cut_what *w, uint64_t idx, uint64_t ts)
+{
+	switch (w->by) {
+	case CUT_INDEX:
+		return idx >= w->lo && idx < w->hi;
+	case CUT_TIME:
+		return ts >= w->lo && ts <= w->hi;
+	default:
+		return idx < w->nkeep && w->keep[idx];
+	}
+}
 
 static int cut_page(const struct tdat_file *f, const uint8_t *in,
-		    uint32_t page_size, enum cut_by by, uint64_t lo,
-		    uint64_t hi, uint8_t *out, uint64_t where,
-		    struct tdat_error *err)
+		    uint32_t page_size, const struct cut_what *what,
+		    uint8_t *out, uint64_t where, struct tdat_error *err)
 {
 	uint32_t hdr = (uint32_t)f->page_header_size;
 	struct cut_out o = { f, out, hdr, page_size, 0, 0 };
@@ -137,8 +158,7 @@ static int cut_page(const struct tdat_file *f, const uint8_t *in,
 				 " than the page");
 	memset(out, 0, page_size);
 	while ((got = tdat_page_iter_next(&it, &ev)) == 1) {
-		int keep = by == CUT_INDEX ? idx >= lo && idx < hi :
-					     ev.ts >= lo && ev.ts <= hi;
+		int keep = kept(what, idx, ev.ts);
 
 		if (keep && !o.nkept) {
 			first_kept = idx == 0;
@@ -177,13 +197,25 @@ int tdat_page_cut_index(const struct tdat_file *f, const uint8_t *in,
 			uint32_t page_size, uint32_t first, uint32_t last,
 			uint8_t *out, uint64_t where, struct tdat_error *err)
 {
-	return cut_page(f, in, page_size, CUT_INDEX, first, last, out, where,
-			err);
+	struct cut_what w = { CUT_INDEX, first, last, NULL, 0 };
+
+	return cut_page(f, in, page_size, &w, out, where, err);
 }
 
 int tdat_page_cut_time(const struct tdat_file *f, const uint8_t *in,
 		       uint32_t page_size, uint64_t lo, uint64_t hi,
 		       uint8_t *out, uint64_t where, struct tdat_error *err)
 {
-	return cut_page(f, in, page_size, CUT_TIME, lo, hi, out, where, err);
+	struct cut_what w = { CUT_TIME, lo, hi, NULL, 0 };
+
+	return cut_page(f, in, page_size, &w, out, where, err);
+}
+
+int tdat_page_cut_keep(const struct tdat_file *f, const uint8_t *in,
+		       uint32_t page_size, const uint8_t *keep, uint32_t nkeep,
+		       uint8_t *out, uint64_t where, struct tdat_error *err)
+{
+	struct cut_what w = { CUT_KEEP, 0, 0, keep, nkeep };
+
+	return cut_page(f, in, page_size, &w, out, where, err);
 }

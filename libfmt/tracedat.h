@@ -443,6 +443,14 @@ int tdat_page_cut_index(const struct tdat_file *f, const uint8_t *in,
 int tdat_page_cut_time(const struct tdat_file *f, const uint8_t *in,
 		       uint32_t page_size, uint64_t lo, uint64_t hi,
 		       uint8_t *out, uint64_t where, struct tdat_error *err);
+/*
+ * Like tdat_page_cut_index, keeping the events whose keep[index] is
+ * non-zero (index < nkeep; later events are dropped): any subset, in
+ * one page, in their order.
+ */
+int tdat_page_cut_keep(const struct tdat_file *f, const uint8_t *in,
+		       uint32_t page_size, const uint8_t *keep, uint32_t nkeep,
+		       uint8_t *out, uint64_t where, struct tdat_error *err);
 
 /* ---- decompressing single chunks (chunkdec.c) --------------------------- */
 

@@ -3,7 +3,9 @@
  *
  * Every page of several fixtures is cut at many index and time ranges;
  * the cut page must walk cleanly and yield exactly the events of the
- * range, with the same absolute timestamps and payload bytes.  Missed-
+ * range, with the same absolute timestamps and payload bytes; cut to
+ * any subset (tdat_page_cut_keep: all, none, pseudo-random ones), it must
+ * yield exactly the kept events.  Missed-
  * event flags, deltas that need a time extend and time going backwards
  * are checked on copies of real pages changed here.
  */
@@ -79,7 +81,68 @@ static int same_events(const struct evcopy *in, int a, int b,
 	return 1;
 }
 
-static struct evcopy in_ev[MAXEV], out_ev[MAXEV];
+static struct evcopy in_ev[MAXEV], out_ev[MAXEV], want_ev[MAXEV];
+
+/* A fixed pseudo-random sequence (xorshift): failures repeat. */
+static uint64_t rnd_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+/*
+ * Cut the page in (n events, in_ev) to the subset keep; the result must
+ * walk and yield exactly the kept events, with their times, bytes, a
+ * zero tail and a header time equal to the first kept event's.
+ */
+static void check_keep(const struct tdat_file *f, const uint8_t *page,
+		       uint32_t ps, int n, const uint8_t *keep, uint8_t *out)
+{
+	struct tdat_error err;
+	int i, m, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (keep[i])
+			want_ev[k++] = in_ev[i];
+	CU_ASSERT_EQUAL(tdat_page_cut_keep(f, page, ps, keep, (uint32_t)n, out,
+					   0, &err), k);
+	m = page_events(f, out, ps, out_ev, NULL);
+	CU_ASSERT(same_events(want_ev, 0, k, out_ev, m));
+	CU_ASSERT(tail_is_zero(f, out, ps));
+	if (m > 0)
+		CU_ASSERT_EQUAL(tdat_get64(f, out), out_ev[0].ts);
+}
+
+/* All, none, every other one and random subsets of a page's events. */
+static void keep_subsets(const struct tdat_file *f, const uint8_t *page,
+			 uint32_t ps, uint8_t *out)
+{
+	static uint8_t keep[MAXEV];
+	int n = page_events(f, page, ps, in_ev, NULL), i, r;
+
+	CU_ASSERT_FATAL(n >= 0);
+	memset(keep, 1, sizeof(keep));
+	check_keep(f, page, ps, n, keep, out);
+	memset(keep, 0, sizeof(keep));
+	check_keep(f, page, ps, n, keep, out);
+	for (i = 0; i < n; i++)
+		keep[i] = i & 1;
+	check_keep(f, page, ps, n, keep, out);
+	for (r = 0; r < 4; r++) {
+		uint64_t bits = rnd();
+
+		for (i = 0; i < n; i++) {
+			if (i % 64 == 0)
+				bits = rnd();
+			keep[i] = (bits >> (i % 64)) & 1;
+		}
+		check_keep(f, page, ps, n, keep, out);
+	}
+}
 
 /* Cut one page at a handful of ranges, by index and by time. */
 static void cut_ranges(const struct tdat_file *f, const uint8_t *page,
@@ -148,6 +211,7 @@ static void cut_fixture(const char *name)
 			CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 			while (tdat_cpu_next_page(r, &page, &off, &err) == 1) {
 				cut_ranges(f, page, ps, out, &checked);
+				keep_subsets(f, page, ps, out);
 				pages++;
 			}
 			tdat_cpu_close(r);
@@ -228,6 +292,25 @@ static void test_cut_missed(void)
 	CU_ASSERT_EQUAL(missed, 0);
 	CU_ASSERT(tail_is_zero(f, out, ps));
 
+	/* a subset: the mark stays only when event 0 is kept */
+	{
+		uint8_t keep[MAXEV] = { 0 };
+
+		keep[0] = keep[2] = keep[n - 1] = 1;
+		CU_ASSERT_EQUAL(tdat_page_cut_keep(f, page, ps, keep, n, out,
+						   0, &err), 3);
+		page_events(f, out, ps, out_ev, &missed);
+		CU_ASSERT_EQUAL(missed, 1234);
+		CU_ASSERT(tail_is_zero(f, out, ps));
+		keep[0] = 0;
+		keep[1] = 1;
+		CU_ASSERT_EQUAL(tdat_page_cut_keep(f, page, ps, keep, n, out,
+						   0, &err), 3);
+		page_events(f, out, ps, out_ev, &missed);
+		CU_ASSERT_EQUAL(missed, 0);
+		CU_ASSERT(tail_is_zero(f, out, ps));
+	}
+
 	/* flag without a count */
 	tdat_put64(f, page + 8, c | (1ull << 31));
 	CU_ASSERT_EQUAL(tdat_page_cut_index(f, page, ps, 0, n, out, 0, &err), n);
@@ -303,6 +386,8 @@ static void test_cut_time_items(void)
 		CU_ASSERT(same_events(in_ev, i, n, out_ev, m));
 		CU_ASSERT(tail_is_zero(f, out, ps));
 	}
+	/* subsets over the extends: every other event, then random ones */
+	keep_subsets(f, stretched, ps, out);
 	free(page);
 	free(out);
 	free(stretched);
