@@ -9,13 +9,20 @@
  * only when the merge reaches their first event, so pieces that follow
  * each other in time are read one after the other.
  *
- * Duplicates: a page identical to the page another stream holds at the
- * same point is dropped; so is a group of events (those of one page that
- * share a timestamp) equal, byte for byte and in order, to the group
- * another stream holds at that timestamp.  Only when streams really
- * interleave inside a page, or a page loses repeated events, is it cut
- * (libfmt's page cutter) into the events that go before and after the
- * other stream's.
+ * Duplicates (inputs that overlap): at each timestamp T that several
+ * streams hold, every distinct event goes out as many times as the
+ * stream holding most copies of it has it (merge_dups.c), whatever the
+ * streams' page boundaries or their order of events at T.  The earliest
+ * input's events at T go first; once its events at T are all known (a
+ * later timestamp follows in its page), the other streams' repeats of
+ * them are dropped at once, page after page, so that its page can go on
+ * whole; what another stream holds beyond them goes out next, in its
+ * order.  Two streams at the same point of identical pages skip the
+ * page's inner timestamps without looking at them: only the events at
+ * its first and last timestamps, which other pages may continue, are
+ * counted.  A page is cut (libfmt's page cutter) only when streams
+ * really interleave inside it or some of its events are dropped; what it
+ * keeps goes into one page.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +41,9 @@ struct head {
 	const uint8_t **data;	/* each event's payload */
 	uint32_t *size;
 	uint64_t prev;		/* the stream's latest timestamp before page */
+	uint8_t *keep;		/* each event: written (1) or a repeat (0) */
+	uint32_t dropped;	/* repeats dropped from the page */
+	int twin;		/* its page is the front's, at the same point */
 	int done;
 	/* chunk mode: stored chunks read as they are, then decoded */
 	int chunked;
@@ -63,6 +73,10 @@ struct cpu_merge {
 	uint64_t run_seq;
 	size_t run_start;
 	uint32_t run_pages;
+	/* the timestamp whose repeats are being looked for */
+	struct dup_table *d;
+	uint64_t dts;
+	int dset, dactive;
 };
 
 static uint64_t head_ts(const struct head *h)
@@ -148,7 +162,11 @@ static int head_next(struct cpu_merge *c, struct head *h,
 
 	if (h->nev)
 		h->prev = h->ts[h->nev - 1];
-	h->nev = h->pos = 0;
+	if (h->nev && h->dropped == h->nev)
+		c->m->st->dup_pages++;
+	else
+		c->m->st->dup_events += h->dropped;
+	h->nev = h->pos = h->dropped = 0;
 	got = h->chunked ? next_chunk_page(c, h, err) :
 			   tdat_cpu_next_page(h->r, &h->page, &h->off, err);
 	if (got <= 0) {
@@ -182,7 +200,8 @@ static int head_open(struct cpu_merge *c, struct head *h,
 	h->ts = malloc(cap * sizeof(*h->ts));
 	h->data = malloc(cap * sizeof(*h->data));
 	h->size = malloc(cap * sizeof(*h->size));
-	if (!h->ts || !h->data || !h->size)
+	h->keep = malloc(cap);
+	if (!h->ts || !h->data || !h->size || !h->keep)
 		return merge_fail(err, "%s: out of memory",
 				  c->m->in[s->input].path);
 	h->f = input_get(c->m, s->input, err);
@@ -215,6 +234,7 @@ static void head_free(struct head *h)
 	free(h->ts);
 	free(h->data);
 	free(h->size);
+	free(h->keep);
 }
 
 /* ---- writing ---- */
@@ -301,18 +321,21 @@ static int put_cut(struct cpu_merge *c, struct head *h, uint32_t from,
 	return 0;
 }
 
-/* ---- the merge ---- */
-
-/* Drop t's page if it is the same as h's; 1 if dropped. */
-static int drop_same_page(struct cpu_merge *c, struct head *h,
-			  struct head *t, struct tdat_error *err)
+/* The events of h's page whose keep[] is set, in one page. */
+static int put_keep(struct cpu_merge *c, struct head *h,
+		    struct tdat_error *err)
 {
-	if (t->done || t->pos || head_ts(t) != head_ts(h) ||
-	    memcmp(t->page, h->page, c->ps))
-		return 0;
-	c->m->st->dup_pages++;
-	return head_next(c, t, err) ? -1 : 1;
+	uint8_t *p = slot(c, err);
+
+	c->run_h = NULL;
+	if (!p || tdat_page_cut_keep(h->f, h->page, c->ps, h->keep, h->nev, p,
+				     h->off, err) < 0)
+		return -1;
+	c->m->st->pages_cut++;
+	return 0;
 }
+
+/* ---- the merge ---- */
 
 /* Events of h from j with ts T; their count. */
 static uint32_t group(const struct head *h, uint32_t j)
@@ -324,44 +347,127 @@ static uint32_t group(const struct head *h, uint32_t j)
 	return g - j;
 }
 
-static int same_events(const struct head *a, uint32_t i,
-		       const struct head *b, uint32_t j, uint32_t n)
+/*
+ * Other streams whose page is h's, at the same point (both at its
+ * start): an empty one is dropped now; the others are twins, whose inner
+ * timestamps skip_twins passes over.  Pages with one timestamp only go
+ * the slow way (every event counted): they may continue both ways.
+ */
+static int mark_twins(struct cpu_merge *c, struct head *h,
+		      struct tdat_error *err)
 {
-	uint32_t k;
+	int i, n = 0;
 
-	for (k = 0; k < n; k++)
-		if (a->size[i + k] != b->size[j + k] ||
-		    memcmp(a->data[i + k], b->data[j + k], a->size[i + k]))
-			return 0;
-	return 1;
+	for (i = 0; i < c->nh; i++) {
+		struct head *t = &c->h[i];
+
+		if (t == h || t->done || t->pos || t->nev != h->nev ||
+		    head_ts(t) != head_ts(h) || memcmp(t->page, h->page, c->ps))
+			continue;
+		if (!h->nev) {
+			c->m->st->dup_pages++;
+			if (head_next(c, t, err))
+				return -1;
+		} else if (h->ts[0] != h->ts[h->nev - 1]) {
+			t->twin = 1;
+			n++;
+		}
+	}
+	return n;
 }
 
 /*
- * Drop t's events at the timestamp of h's group [j, j+n) when they
- * repeat it: t's whole group when it is a run of h's (t's page was cut
- * inside the group), or the first n of t's when h's group is where t's
- * begins (h's page was cut inside it).
+ * Twins that gave their first timestamp's events (counted): the events
+ * before the last timestamp are those h writes, one for one, and no page
+ * continues them.
  */
-static int drop_same_group(struct cpu_merge *c, struct head *h, uint32_t j,
-			   uint32_t n, struct head *t, struct tdat_error *err)
+static void skip_twins(struct cpu_merge *c, struct head *h, uint32_t first)
 {
-	uint32_t m, q, drop = 0;
+	uint32_t last = h->nev - 1;
+	int i;
 
-	if (t->done || !t->nev || head_ts(t) != h->ts[j])
-		return 0;
-	m = group(t, t->pos);
-	for (q = 0; m <= n && q + m <= n && !drop; q++)
-		if (same_events(h, j + q, t, t->pos, m))
-			drop = m;
-	if (!drop && n < m && same_events(h, j, t, t->pos, n))
-		drop = n;
-	if (!drop)
-		return 0;
-	c->m->st->dup_events += drop;
-	t->pos += drop;
-	if (t->pos == t->nev && head_next(c, t, err))
-		return -1;
-	return 1;
+	while (h->ts[last - 1] == h->ts[h->nev - 1])
+		last--;
+	for (i = 0; i < c->nh; i++) {
+		struct head *t = &c->h[i];
+
+		if (t->twin && !t->done && t->pos == first) {
+			t->dropped += last - first;
+			t->pos = last;
+		}
+		t->twin = 0;
+	}
+}
+
+/* Does any stream but h hold events at ts (is it there now)? */
+static int others_at(const struct cpu_merge *c, const struct head *h,
+		     uint64_t ts)
+{
+	int i;
+
+	for (i = 0; i < c->nh; i++)
+		if (&c->h[i] != h && !c->h[i].done && head_ts(&c->h[i]) == ts)
+			return 1;
+	return 0;
+}
+
+/*
+ * Must events at ts be counted?  Only when another stream holds some:
+ * all streams with events at ts are open and at ts when the first of
+ * them is written, and stay so until it is done with ts.
+ */
+static int dups_at(struct cpu_merge *c, struct head *h, uint64_t ts)
+{
+	if (!c->dset || c->dts != ts) {
+		c->dset = 1;
+		c->dts = ts;
+		c->dactive = others_at(c, h, ts);
+		if (c->dactive)
+			dups_reset(c->d);
+	}
+	return c->dactive;
+}
+
+static int take(struct cpu_merge *c, struct head *h, uint32_t k,
+		int only_repeat)
+{
+	int r = dups_take(c->d, h->s, h->data[k], h->size[k], only_repeat);
+
+	if (dups_newly_capped(c->d) && !c->m->dups_capped) {
+		c->m->dups_capped = 1;
+		merge_warn(c->m, "%s: buffer \"%s\" CPU %d: too many events"
+			   " at timestamp %llu to look for repeats: all are"
+			   " kept", h->f->path, c->bufname, c->cpu,
+			   (unsigned long long)h->ts[k]);
+	}
+	return r;
+}
+
+/*
+ * h's events at ts are all counted: drop the other streams' repeats of
+ * them now, page after page.  1 if some stream still holds events at ts
+ * (more copies than h has: they go out next), 0 if none does.
+ */
+static int drop_repeats(struct cpu_merge *c, struct head *h, uint64_t ts,
+			struct tdat_error *err)
+{
+	int i, more = 0;
+
+	for (i = 0; i < c->nh; i++) {
+		struct head *t = &c->h[i];
+
+		while (t != h && !t->done && head_ts(t) == ts) {
+			if (!t->nev || take(c, t, t->pos, 1)) {
+				more = 1;	/* an empty page: it goes out */
+				break;
+			}
+			t->keep[t->pos++] = 0;
+			t->dropped++;
+			if (t->pos == t->nev && head_next(c, t, err))
+				return -1;
+		}
+	}
+	return more;
 }
 
 /* May h write its events at ts before every other stream's? */
@@ -384,29 +490,52 @@ static int h_goes_first(struct cpu_merge *c, struct head *h, uint64_t ts,
 static int step(struct cpu_merge *c, struct head *h,
 		const struct merge_stream *next, struct tdat_error *err)
 {
-	uint32_t j = h->pos, n;
-	int i, r;
+	uint32_t j = h->pos, n, k, kept = 0;
+	int twins = 0, r;
 
-	for (i = 0; h->pos == 0 && i < c->nh; i++)
-		if (&c->h[i] != h && drop_same_page(c, h, &c->h[i], err) < 0)
+	if (h->pos == 0) {
+		twins = mark_twins(c, h, err);
+		if (twins < 0)
 			return -1;
+	}
 	while (j < h->nev) {
 		n = group(h, j);
-		for (i = 0; i < c->nh; i++) {
-			if (&c->h[i] == h)
-				continue;
-			r = drop_same_group(c, h, j, n, &c->h[i], err);
-			if (r < 0)
-				return -1;
-		}
-		if (!h_goes_first(c, h, h->ts[j], next))
+		/* the front's first group always goes */
+		if (j > h->pos && !h_goes_first(c, h, h->ts[j], next))
 			break;
+		if (dups_at(c, h, h->ts[j])) {
+			for (k = j; k < j + n; k++)
+				kept += h->keep[k] = (uint8_t)take(c, h, k, 0);
+		} else {
+			memset(h->keep + j, 1, n);
+			kept += n;
+		}
 		j += n;
+		if (j == h->nev || !c->dactive)
+			continue;
+		r = drop_repeats(c, h, h->ts[j - n], err);
+		if (r < 0)
+			return -1;
+		if (twins) {
+			skip_twins(c, h, j);
+			twins = 0;
+		}
+		if (r)
+			break;
 	}
-	if (!h->nev || (h->pos == 0 && j == h->nev))
+	if (twins)
+		skip_twins(c, h, UINT32_MAX);	/* only unmarks them */
+	h->dropped += j - h->pos - kept;
+	if (!h->nev || (h->pos == 0 && j == h->nev && kept == h->nev))
 		r = put_whole(c, h, err);
-	else
+	else if (kept == j - h->pos)
 		r = put_cut(c, h, h->pos, j, err);
+	else if (kept) {
+		memset(h->keep, 0, h->pos);
+		memset(h->keep + j, 0, h->nev - j);
+		r = put_keep(c, h, err);
+	} else
+		r = 0;
 	if (r)
 		return -1;
 	h->pos = j;
@@ -492,7 +621,8 @@ int merge_cpu(struct merge_ctx *m, struct tdat_writer *w,
 		return -1;
 	c.h = calloc((size_t)n, sizeof(*c.h));
 	c.batch = malloc((size_t)BATCH_PAGES * c.ps);
-	if (!c.h || !c.batch) {
+	c.d = dups_new();
+	if (!c.h || !c.batch || !c.d) {
 		r = merge_fail(err, "%s: out of memory", m->in[s[0].input].path);
 		goto out;
 	}
@@ -509,5 +639,6 @@ out:
 	}
 	free(c.h);
 	free(c.batch);
+	dups_free(c.d);
 	return r;
 }
