@@ -84,10 +84,25 @@ static uint64_t head_ts(const struct head *h)
 	return h->nev ? h->ts[h->pos] : h->prev;
 }
 
-/* Does a (at ts, input ia) go before b? */
-static int before(uint64_t ts, int ia, uint64_t tb, int ib)
+/*
+ * Does a (at ts, fresh or not, input ia) go before b?  At one timestamp
+ * a stream that had events before it goes before one whose events start
+ * there (pieces cut inside the timestamp's events: the earlier piece
+ * holds the first ones), then the earlier input.
+ */
+static int before(uint64_t ts, int fa, int ia, uint64_t tb, int fb, int ib)
 {
-	return ts < tb || (ts == tb && ia < ib);
+	if (ts != tb)
+		return ts < tb;
+	if (fa != fb)
+		return fb;
+	return ia < ib;
+}
+
+/* Is ts the first timestamp of h's stream? */
+static int fresh(const struct head *h, uint64_t ts)
+{
+	return ts == h->s->key;
 }
 
 /* ---- reading ---- */
@@ -170,6 +185,11 @@ static int head_next(struct cpu_merge *c, struct head *h,
 	got = h->chunked ? next_chunk_page(c, h, err) :
 			   tdat_cpu_next_page(h->r, &h->page, &h->off, err);
 	if (got <= 0) {
+		/* a piece that ends inside a timestamp's events (it had
+		 * earlier ones): a piece starting there may go on with them */
+		if (!got && c->dset && c->dactive && c->dts == h->prev &&
+		    h->s->key < h->prev)
+			dups_end(c->d, h->s);
 		head_close(c, h);
 		return got;
 	}
@@ -431,7 +451,8 @@ static int dups_at(struct cpu_merge *c, struct head *h, uint64_t ts)
 static int take(struct cpu_merge *c, struct head *h, uint32_t k,
 		int only_repeat)
 {
-	int r = dups_take(c->d, h->s, h->data[k], h->size[k], only_repeat);
+	int r = dups_take(c->d, h->s, h->data[k], h->size[k], only_repeat,
+			  fresh(h, h->ts[k]));
 
 	if (dups_newly_capped(c->d) && !c->m->dups_capped) {
 		c->m->dups_capped = 1;
@@ -479,11 +500,13 @@ static int h_goes_first(struct cpu_merge *c, struct head *h, uint64_t ts,
 	for (i = 0; i < c->nh; i++) {
 		struct head *t = &c->h[i];
 
-		if (t != h && !t->done && !before(ts, h->s->input, head_ts(t),
-						  t->s->input))
+		if (t != h && !t->done &&
+		    !before(ts, fresh(h, ts), h->s->input, head_ts(t),
+			    fresh(t, head_ts(t)), t->s->input))
 			return 0;
 	}
-	return !next || before(ts, h->s->input, next->key, next->input);
+	return !next || before(ts, fresh(h, ts), h->s->input, next->key, 1,
+			       next->input);
 }
 
 /* Write what h can of its page before the other streams' events. */
@@ -553,9 +576,11 @@ static struct head *front(struct cpu_merge *c)
 	for (i = 0; i < c->nh; i++) {
 		struct head *h = &c->h[i];
 
-		if (!h->done && (!best || before(head_ts(h), h->s->input,
-						 head_ts(best),
-						 best->s->input)))
+		if (!h->done &&
+		    (!best || before(head_ts(h), fresh(h, head_ts(h)),
+				     h->s->input, head_ts(best),
+				     fresh(best, head_ts(best)),
+				     best->s->input)))
 			best = h;
 	}
 	return best;

@@ -12,6 +12,14 @@
  * stream has given more copies of it than were written; whatever order
  * the streams are read in, the totals come out right.
  *
+ * A stream that ends at T (after earlier events) and one that starts
+ * at T may be two pieces cut inside T's events (split -e or -p): each
+ * holds part of them, and an event they both hold may be there twice on
+ * purpose, one copy in each.  So they count as one stream (the second
+ * takes over the first's counts): their copies add up.  Pieces that
+ * overlap only inside one timestamp's events look the same, and then
+ * keep those events twice: nothing is ever lost.
+ *
  * Memory is bounded: past DUP_MAX_ENTRIES payloads, DUP_MAX_BYTES of
  * them or DUP_MAX_SLOTS streams at one timestamp, the table gives up on
  * that timestamp and keeps every event (the caller warns).
@@ -41,6 +49,7 @@ struct dup_table {
 	size_t nbytes, bcap;
 	int nslots;		/* streams seen at this timestamp */
 	const void *who[DUP_MAX_SLOTS];
+	int ended[DUP_MAX_SLOTS];	/* its stream ended at T */
 	uint32_t *cnt[DUP_MAX_SLOTS];	/* per stream, per entry */
 	int slots_made;		/* cnt arrays allocated (kept across T) */
 };
@@ -144,14 +153,24 @@ static int grow(struct dup_table *d)
 	return 0;
 }
 
-/* The slot of stream who at this timestamp, -1 if there is no room. */
-static int slot_of(struct dup_table *d, const void *who)
+/*
+ * The slot of stream who at this timestamp, -1 if there is no room.  A
+ * stream starting at T takes over the slot of one that ended at T.
+ */
+static int slot_of(struct dup_table *d, const void *who, int starts)
 {
 	int s;
 
 	for (s = 0; s < d->nslots; s++)
 		if (d->who[s] == who)
 			return s;
+	for (s = 0; starts && s < d->nslots; s++)
+		if (d->ended[s]) {
+			d->ended[s] = 0;
+			d->who[s] = who;
+			return s;
+		}
+	s = d->nslots;
 	if (s == DUP_MAX_SLOTS)
 		return -1;
 	if (s == d->slots_made) {
@@ -162,8 +181,18 @@ static int slot_of(struct dup_table *d, const void *who)
 	}
 	memset(d->cnt[s], 0, d->n * sizeof(uint32_t));
 	d->who[s] = who;
+	d->ended[s] = 0;
 	d->nslots++;
 	return s;
+}
+
+void dups_end(struct dup_table *d, const void *who)
+{
+	int s;
+
+	for (s = 0; s < d->nslots; s++)
+		if (d->who[s] == who)
+			d->ended[s] = 1;
 }
 
 /* The entry of a payload, added (out 0, counts 0) if new; -1 if full. */
@@ -218,14 +247,14 @@ static int64_t entry_of(struct dup_table *d, const uint8_t *data,
 }
 
 int dups_take(struct dup_table *d, const void *who, const uint8_t *data,
-	      uint32_t size, int only_repeat)
+	      uint32_t size, int only_repeat, int starts)
 {
 	int64_t i;
 	int s;
 
 	if (d->capped)
 		return 1;
-	s = slot_of(d, who);
+	s = slot_of(d, who, starts);
 	i = s < 0 ? -1 : entry_of(d, data, size, !only_repeat);
 	if (i == -2)
 		return 1;	/* new, and only a repeat was asked for */

@@ -1,0 +1,154 @@
+#!/bin/bash
+# merge: inputs that overlap give each event once, whatever their page
+# boundaries and their order of events at one timestamp, while identical
+# events that one input holds at one timestamp are all kept.
+#
+# The fixtures' clocks give almost every event its own timestamp, so
+# each is first rewritten with a coarse clock (mkpieces -R 100 -q Q:
+# timestamps rounded down to multiples of Q, several events at one
+# timestamp on a CPU, as with clocks like jiffies).  From that file A
+# come inputs packed into other pages (-R FILL), with events at one
+# timestamp reversed (-x), with some events written twice (-d) and
+# pieces that overlap (-w).  Debian's trace-cmd report is the oracle.
+. "$E2E/lib.sh"
+TOOLS=$(dirname "$TB")/tools
+[ -x "$TOOLS/mkpieces" ] && [ -x "$TOOLS/tdat-digest" ] &&
+	[ -x "$TOOLS/tdat-events" ] ||
+	skip "build the test tools first (make $TOOLS/mkpieces $TOOLS/tdat-digest $TOOLS/tdat-events)"
+command -v trace-cmd >/dev/null || skip "Debian's trace-cmd is not installed"
+sums=$(sha256sum "$FIX"/*.dat)
+
+streams() { "$TOOLS/tdat-digest" "$1" | grep -E '^(buffer|  cpu)'; }
+# The events as a sorted list: the same multiset, whatever their order.
+events() { "$TOOLS/tdat-events" "$1" | sort; }
+report() { trace-cmd report -i "$1" >"$2" 2>&1 || fail "trace-cmd cannot report $1"; }
+
+# merged WANT-REPORT INPUT...: the merge reports exactly like WANT.
+merged() {
+	local want=$1
+
+	shift
+	expect_exit 0 $TB merge -q -o m.dat "$@"
+	report m.dat r.m
+	assert_same "$want" r.m
+}
+
+# same_events WANT-FILE INPUT...: the merge holds WANT's events (as a
+# multiset: the order at one timestamp may differ).
+same_events() {
+	local want=$1
+
+	shift
+	expect_exit 0 $TB merge -q -o m.dat "$@"
+	events "$want" >e.want
+	events m.dat >e.m
+	assert_same e.want e.m
+}
+
+# Several events at one timestamp on one CPU: how many such groups.
+groups() {
+	"$TOOLS/tdat-events" "$1" | awk '{ print $1, $2, $3 }' | uniq -c |
+		awk '$1 > 1 { n++ } END { print n + 0 }'
+}
+
+# last_first P1 P2: a CPU where P1's last event is P2's first one (the
+# same timestamp and bytes): an identical event on both sides of a cut.
+last_first() {
+	"$TOOLS/tdat-events" "$1" | awk '{ l[$1 " " $2] = $0 } END { for (k in l) print l[k] }' | sort >e.last
+	"$TOOLS/tdat-events" "$2" | awk '!(($1 " " $2) in f) { f[$1 " " $2] = $0; print }' | sort >e.first
+	[ -n "$(comm -12 e.last e.first)" ]
+}
+
+# The first timestamp of each CPU of P2 is before P1's last one there.
+overlap_in_time() {
+	"$TOOLS/tdat-events" "$1" | awk '{ l[$1 " " $2] = $3 } END { for (k in l) print k, l[k] }' | sort >e.last
+	"$TOOLS/tdat-events" "$2" | awk '!(($1 " " $2) in f) { f[$1 " " $2] = $3; print $1, $2, $3 }' | sort >e.first
+	join -j1 <(awk '{ print $1 "/" $2, $3 }' e.last | sort) \
+		<(awk '{ print $1 "/" $2, $3 }' e.first | sort) |
+		awk '$3 >= $2 { bad = 1 } END { exit bad }'
+}
+
+for n in v6-sched-irq v7-zstd-markers-raw_syscalls \
+	 v7-zstd-2inst-irq-top-sched-inst1; do
+	f=$FIX/$n.dat
+	rm -f ./*.dat
+	# Q: about 4 events of the whole file per multiple of Q.
+	q=$("$TOOLS/tdat-events" "$f" | awk '$3 ~ /^[0-9]+$/ {
+		if (!lo || $3 < lo) lo = $3; if ($3 > hi) hi = $3; k++ }
+		END { printf "%d\n", (hi - lo) * 4 / k + 1 }')
+	"$TOOLS/mkpieces" -R 100 -q "$q" "$f" a.dat >/dev/null
+	g=$(groups a.dat)
+	step "$n: coarse clock (Q=$q): $g groups of events sharing a timestamp"
+	[ "$g" -ge 10 ] || fail "expected 10 groups or more, got $g"
+	report a.dat r.a
+	"$TOOLS/mkpieces" -R 70 a.dat b.dat >/dev/null
+	"$TOOLS/mkpieces" -R 55 -x a.dat c.dat >/dev/null
+	"$TOOLS/mkpieces" -R 80 -d 7 a.dat d.dat >/dev/null
+	streams a.dat >s.a
+	streams b.dat >s.b
+	cmp -s s.a s.b && fail "-R 70 did not move page boundaries"
+	report c.dat r.c
+	cmp -s r.a r.c && fail "-x did not reorder events at one timestamp"
+
+	step "$n: the same events in other pages, either first"
+	merged r.a a.dat b.dat
+	merged r.a b.dat a.dat
+
+	step "$n: the same events in another order at each timestamp"
+	merged r.a a.dat c.dat
+	merged r.c c.dat a.dat
+
+	step "$n: identical events of one input at one timestamp are kept"
+	report d.dat r.d
+	cmp -s r.a r.d && fail "-d did not repeat events"
+	merged r.d d.dat a.dat
+	same_events d.dat a.dat d.dat c.dat
+	assert_eq "$("$TOOLS/tdat-events" d.dat | wc -l)" \
+		"$("$TOOLS/tdat-events" m.dat | wc -l)" "events of the merge"
+
+	step "$n: a file merged with itself is itself, stream by stream"
+	for x in a c d; do
+		expect_exit 0 $TB merge -q -o m.dat $x.dat $x.dat
+		streams $x.dat >s.x
+		streams m.dat >s.m
+		assert_same s.x s.m
+	done
+	[ $n = v7-zstd-2inst-irq-top-sched-inst1 ] && continue
+
+	step "$n: pieces overlapping by 40% of the events, other pages"
+	"$TOOLS/mkpieces" -R 90 -w 0:70 a.dat p1.dat >/dev/null
+	"$TOOLS/mkpieces" -R 65 -w 30:100 a.dat p2.dat >/dev/null
+	"$TOOLS/mkpieces" -R 75 -x -w 20:100 a.dat p3.dat >/dev/null
+	overlap_in_time p1.dat p2.dat ||
+		fail "p1 and p2 do not overlap by a timestamp on every CPU"
+	merged r.a p1.dat p2.dat
+	merged r.a p2.dat p1.dat
+	same_events a.dat p1.dat p3.dat
+	same_events a.dat p3.dat p1.dat p2.dat b.dat c.dat
+
+	step "$n: pieces cut inside a timestamp's events, an identical event on both sides"
+	"$TOOLS/mkpieces" -R 80 -d 1 a.dat dd.dat >/dev/null
+	report dd.dat r.dd
+	for k in 49 50 51 52; do
+		"$TOOLS/mkpieces" -R 100 -w 0:$k dd.dat t1.dat >/dev/null
+		"$TOOLS/mkpieces" -R 60 -w $k:100 dd.dat t2.dat >/dev/null
+		last_first t1.dat t2.dat && break
+		[ $k != 52 ] || fail "no cut between two identical events"
+	done
+	merged r.dd t1.dat t2.dat
+	merged r.dd t2.dat t1.dat
+	merged r.dd t1.dat dd.dat t2.dat
+
+	step "$n: every event at one timestamp, in other pages"
+	"$TOOLS/mkpieces" -R 100 -q 0x4000000000000000 "$f" one.dat >/dev/null
+	"$TOOLS/mkpieces" -R 60 -x one.dat one-x.dat >/dev/null
+	"$TOOLS/mkpieces" -R 85 -w 50:100 one.dat one-half.dat >/dev/null
+	report one.dat r.one
+	merged r.one one.dat one-x.dat
+	merged r.one one.dat one-half.dat
+	same_events one.dat one-half.dat one-x.dat
+done
+
+step "inputs are never modified"
+assert_eq "$sums" "$(sha256sum "$FIX"/*.dat)" "fixture checksums"
+echo "merge dups ok"
