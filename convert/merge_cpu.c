@@ -29,6 +29,18 @@
 #include "merge_internal.h"
 
 #define BATCH_PAGES 64
+#define GATHER_MAX (8u << 20)	/* bytes of one stream's events at one ts */
+
+/* Event items (header words and payload) copied out of their pages. */
+struct items {
+	struct item {
+		size_t off;	/* in b */
+		uint32_t len, hdr;	/* item bytes, of them header */
+	} *it;
+	uint32_t n, cap;
+	uint8_t *b;
+	size_t nb, bcap;
+};
 
 struct head {
 	struct merge_stream *s;
@@ -40,6 +52,7 @@ struct head {
 	uint64_t *ts;		/* each event's timestamp */
 	const uint8_t **data;	/* each event's payload */
 	uint32_t *size;
+	uint32_t *ioff;		/* each event's item offset in the page */
 	uint64_t prev;		/* the stream's latest timestamp before page */
 	uint8_t *keep;		/* each event: written (1) or a repeat (0) */
 	uint32_t dropped;	/* repeats dropped from the page */
@@ -73,10 +86,23 @@ struct cpu_merge {
 	uint64_t run_seq;
 	size_t run_start;
 	uint32_t run_pages;
+	/* kept events of pages not written whole, gathered */
+	uint8_t *pend;
+	struct tdat_page_fill pf;
+	int pf_open;
 	/* the timestamp whose repeats are being looked for */
 	struct dup_table *d;
 	uint64_t dts;
 	int dset, dactive;
+	const struct merge_stream *dfirst;	/* wrote first at dts */
+	struct items g;		/* a later stream's events at dts */
+	struct gpage {		/* the pages they came from, for stats */
+		uint32_t first;	/* the first of them in g */
+		uint32_t nev;	/* events of the page */
+		int whole;	/* counted as a page dropped whole */
+	} *gp;
+	uint32_t ngp, gpcap;
+	struct items held;	/* those of them to write */
 };
 
 static uint64_t head_ts(const struct head *h)
@@ -200,6 +226,7 @@ static int head_next(struct cpu_merge *c, struct head *h,
 	while ((got = tdat_page_iter_next(&it, &ev)) == 1) {
 		h->ts[h->nev] = ev.ts;
 		h->data[h->nev] = ev.data;
+		h->ioff[h->nev] = ev.offset;
 		h->size[h->nev++] = ev.size;
 		if (h->nev > 1 && ev.ts < h->ts[h->nev - 2])
 			return bad_page(c, h, "timestamps go backwards", err);
@@ -221,7 +248,8 @@ static int head_open(struct cpu_merge *c, struct head *h,
 	h->data = malloc(cap * sizeof(*h->data));
 	h->size = malloc(cap * sizeof(*h->size));
 	h->keep = malloc(cap);
-	if (!h->ts || !h->data || !h->size || !h->keep)
+	h->ioff = malloc(cap * sizeof(*h->ioff));
+	if (!h->ts || !h->data || !h->size || !h->keep || !h->ioff)
 		return merge_fail(err, "%s: out of memory",
 				  c->m->in[s->input].path);
 	h->f = input_get(c->m, s->input, err);
@@ -255,6 +283,45 @@ static void head_free(struct head *h)
 	free(h->data);
 	free(h->size);
 	free(h->keep);
+	free(h->ioff);
+}
+
+static int items_add(struct items *l, const uint8_t *item, uint32_t len,
+		     uint32_t hdr)
+{
+	if (l->n == l->cap) {
+		uint32_t cap = l->cap ? l->cap * 2 : 64;
+		struct item *it = realloc(l->it, cap * sizeof(*it));
+
+		if (!it)
+			return -1;
+		l->it = it;
+		l->cap = cap;
+	}
+	if (l->nb + len > l->bcap) {
+		size_t bcap = l->bcap ? l->bcap : 4096;
+		uint8_t *b;
+
+		while (bcap < l->nb + len)
+			bcap *= 2;
+		b = realloc(l->b, bcap);
+		if (!b)
+			return -1;
+		l->b = b;
+		l->bcap = bcap;
+	}
+	memcpy(l->b + l->nb, item, len);
+	l->it[l->n].off = l->nb;
+	l->it[l->n].len = len;
+	l->it[l->n++].hdr = hdr;
+	l->nb += len;
+	return 0;
+}
+
+static void items_free(struct items *l)
+{
+	free(l->it);
+	free(l->b);
 }
 
 /* ---- writing ---- */
@@ -302,11 +369,33 @@ static int put_stored_chunk(struct cpu_merge *c, struct head *h,
 	return 0;
 }
 
+/* The page gathering kept events, written out. */
+static int pend_flush(struct cpu_merge *c, struct tdat_error *err)
+{
+	uint8_t *p;
+
+	if (!c->pf_open)
+		return 0;
+	c->pf_open = 0;
+	if (!c->pf.nev)
+		return 0;
+	c->run_h = NULL;
+	p = slot(c, err);
+	if (!p)
+		return -1;
+	tdat_page_fill_finish(c->m->meta, &c->pf);
+	memcpy(p, c->pend, c->ps);
+	c->m->st->pages_cut++;
+	return 0;
+}
+
 static int put_whole(struct cpu_merge *c, struct head *h,
 		     struct tdat_error *err)
 {
 	uint8_t *p;
 
+	if (pend_flush(c, err))
+		return -1;
 	if (h->chunked && h->pg == 0) {
 		if (c->nbatch + h->npg > BATCH_PAGES && flush(c, err))
 			return -1;
@@ -327,31 +416,62 @@ static int put_whole(struct cpu_merge *c, struct head *h,
 	return 0;
 }
 
-/* Events [from, to) of h's page as a page of their own (pagecut.c). */
-static int put_cut(struct cpu_merge *c, struct head *h, uint32_t from,
-		   uint32_t to, struct tdat_error *err)
-{
-	uint8_t *p = slot(c, err);
-
-	c->run_h = NULL;
-	if (!p || tdat_page_cut_index(h->f, h->page, c->ps, from, to, p,
-				      h->off, err) < 0)
-		return -1;
-	c->m->st->pages_cut++;
-	return 0;
-}
-
-/* The events of h's page whose keep[] is set, in one page. */
-static int put_keep(struct cpu_merge *c, struct head *h,
+/*
+ * The events of h's page whose keep[] is set, added to the page that
+ * gathers them (pagecut.c): pages that streams interleave in, or that
+ * lose repeats, take as few output pages as they can.
+ */
+static int put_kept(struct cpu_merge *c, struct head *h,
 		    struct tdat_error *err)
 {
-	uint8_t *p = slot(c, err);
+	uint32_t next = 0;
+	int r;
 
 	c->run_h = NULL;
-	if (!p || tdat_page_cut_keep(h->f, h->page, c->ps, h->keep, h->nev, p,
-				     h->off, err) < 0)
-		return -1;
-	c->m->st->pages_cut++;
+	for (;;) {
+		if (!c->pf_open) {
+			tdat_page_fill_init(c->m->meta, &c->pf, c->pend, c->ps);
+			c->pf_open = 1;
+		}
+		r = tdat_page_fill_keep(h->f, &c->pf, h->page, h->keep, h->nev,
+					&next, h->off, err);
+		if (r)
+			return r < 0 ? -1 : 0;
+		if (pend_flush(c, err))
+			return -1;
+	}
+}
+
+/* The held events of other streams, after what was written. */
+static int emit_held(struct cpu_merge *c, struct tdat_error *err)
+{
+	const struct tdat_file *f = c->m->meta;
+	uint32_t k;
+	int r;
+
+	c->run_h = NULL;
+	for (k = 0; k < c->held.n; k++) {
+		const struct item *it = &c->held.it[k];
+
+		do {
+			if (!c->pf_open) {
+				tdat_page_fill_init(f, &c->pf, c->pend, c->ps);
+				c->pf_open = 1;
+			}
+			r = tdat_page_fill_item(f, &c->pf, c->held.b + it->off,
+						it->len, c->dts);
+			if (r < 0)
+				return merge_fail(err, "buffer \"%s\" CPU %d:"
+						  " an event at %llu does not"
+						  " fit a page", c->bufname,
+						  c->cpu, (unsigned long long)
+						  c->dts);
+			if (!r && pend_flush(c, err))
+				return -1;
+		} while (!r);
+	}
+	c->held.n = 0;
+	c->held.nb = 0;
 	return 0;
 }
 
@@ -442,53 +562,179 @@ static int dups_at(struct cpu_merge *c, struct head *h, uint64_t ts)
 		c->dset = 1;
 		c->dts = ts;
 		c->dactive = others_at(c, h, ts);
+		c->dfirst = h->s;
 		if (c->dactive)
 			dups_reset(c->d);
 	}
 	return c->dactive;
 }
 
-static int take(struct cpu_merge *c, struct head *h, uint32_t k,
-		int only_repeat)
+/* One warning per merge when a timestamp had too much to compare. */
+static void told_capped(struct cpu_merge *c, struct head *h, uint64_t ts)
 {
-	int r = dups_take(c->d, h->s, h->data[k], h->size[k], only_repeat,
-			  fresh(h, h->ts[k]));
-
 	if (dups_newly_capped(c->d) && !c->m->dups_capped) {
 		c->m->dups_capped = 1;
 		merge_warn(c->m, "%s: buffer \"%s\" CPU %d: too many events"
 			   " at timestamp %llu to look for repeats: all are"
 			   " kept", h->f->path, c->bufname, c->cpu,
-			   (unsigned long long)h->ts[k]);
+			   (unsigned long long)ts);
 	}
+}
+
+/* h's event k at the timestamp being counted: 1 to write it. */
+static int take(struct cpu_merge *c, struct head *h, uint32_t k)
+{
+	int r = dups_take(c->d, h->s, h->data[k], h->size[k], 0,
+			  fresh(h, h->ts[k]));
+
+	told_capped(c, h, h->ts[k]);
 	return r;
 }
 
+/* t's page ends within the gathered events (before g's event n). */
+static int gpage_add(struct cpu_merge *c, struct head *t, uint32_t n)
+{
+	if (c->ngp == c->gpcap) {
+		uint32_t cap = c->gpcap ? c->gpcap * 2 : 16;
+		struct gpage *gp = realloc(c->gp, cap * sizeof(*gp));
+
+		if (!gp)
+			return -1;
+		c->gp = gp;
+		c->gpcap = cap;
+	}
+	c->gp[c->ngp].first = n;
+	c->gp[c->ngp].nev = t->nev;
+	c->gp[c->ngp++].whole = t->nev && t->dropped == t->nev;
+	return 0;
+}
+
+/* m gathered events of a page already counted as dropped were kept. */
+static void gpage_kept(struct cpu_merge *c, const struct gpage *gp,
+		       uint32_t *m)
+{
+	if (!*m)
+		return;
+	if (gp->whole) {
+		c->m->st->dup_pages--;
+		c->m->st->dup_events += gp->nev - *m;
+	} else {
+		c->m->st->dup_events -= *m;
+	}
+	*m = 0;
+}
+
 /*
- * h's events at ts are all counted: drop the other streams' repeats of
- * them now, page after page.  1 if some stream still holds events at ts
- * (more copies than h has: they go out next), 0 if none does.
+ * The gathered events (t's at ts, all of them: it goes on past ts) are
+ * other events of that timestamp if they neither all repeat what was
+ * written at ts nor hold all of it: readers that shared one ring buffer
+ * each got some of them, and an event both got is no repeat.
+ */
+static int other_events(struct cpu_merge *c, struct head *t, int starts)
+{
+	const struct items *g = &c->g;
+	uint32_t k, n = 0;
+	int all = 1, covers;
+
+	for (; n < g->n; n++)
+		if (dups_count(c->d, t->s, g->b + g->it[n].off + g->it[n].hdr,
+			       g->it[n].len - g->it[n].hdr, starts, 1))
+			break;
+	for (k = 0; k < n && all; k++)
+		all = dups_within(c->d, t->s, g->b + g->it[k].off +
+				  g->it[k].hdr, g->it[k].len - g->it[k].hdr);
+	covers = dups_covers(c->d, t->s);
+	for (k = 0; k < n; k++)
+		dups_count(c->d, t->s, g->b + g->it[k].off + g->it[k].hdr,
+			   g->it[k].len - g->it[k].hdr, starts, -1);
+	return n == g->n && !all && !covers;
+}
+
+/*
+ * All of t's events at ts, over as many pages as they take, judged
+ * against what was written at ts: those to write go to c->held, after
+ * the front's.  Event by event, a stream gives as many copies of an
+ * event as it has beyond those written (overlapping inputs); a stream
+ * with other events at ts gives them all (other_events).
+ */
+static int gather(struct cpu_merge *c, struct head *t, uint64_t ts,
+		  struct tdat_error *err)
+{
+	int starts = fresh(t, ts), whole, add = 0, keep;
+	struct items *g = &c->g;
+	uint32_t k, len, hdr, p, m;
+
+	whole = !starts && (t->pos ? t->ts[t->pos - 1] : t->prev) != ts;
+	g->n = 0;
+	g->nb = 0;
+	c->ngp = 0;
+	while (!t->done && head_ts(t) == ts) {
+		if (t->nev) {
+			const uint8_t *item = t->page + t->ioff[t->pos];
+
+			hdr = (uint32_t)(t->data[t->pos] - item);
+			len = hdr + t->size[t->pos];
+			if (g->nb + len > GATHER_MAX) {
+				dups_give_up(c->d);
+				break;
+			}
+			if (items_add(g, item, len, hdr))
+				return merge_fail(err, "%s: out of memory",
+						  t->f->path);
+			t->pos++;
+			t->dropped++;	/* until judged */
+		}
+		if (t->pos < t->nev)
+			continue;
+		if (gpage_add(c, t, g->n) || head_next(c, t, err))
+			return -1;
+	}
+	if (whole && !t->done && !dups_gave_up(c->d))
+		add = other_events(c, t, starts);
+	for (k = p = m = 0; k < g->n; k++) {
+		const uint8_t *pl = g->b + g->it[k].off + g->it[k].hdr;
+		uint32_t size = g->it[k].len - g->it[k].hdr;
+
+		while (p < c->ngp && c->gp[p].first <= k)
+			gpage_kept(c, &c->gp[p++], &m);
+		if (add) {
+			dups_write(c->d, t->s, pl, size);
+			keep = 1;
+		} else {
+			keep = dups_take(c->d, t->s, pl, size, 0, starts);
+		}
+		if (keep && items_add(&c->held, g->b + g->it[k].off,
+				      g->it[k].len, g->it[k].hdr))
+			return merge_fail(err, "%s: out of memory",
+					  t->f->path);
+		m += keep;
+	}
+	while (p < c->ngp)
+		gpage_kept(c, &c->gp[p++], &m);
+	t->dropped -= m;	/* those on the page t is at */
+	if (t->done && t->s->key < ts)
+		dups_end(c->d, t->s);
+	told_capped(c, t, ts);
+	return 0;
+}
+
+/*
+ * h's events at ts are all counted: the other streams' events at ts are
+ * judged now.  1 if some are to be written (held), 0 if none, -1.
  */
 static int drop_repeats(struct cpu_merge *c, struct head *h, uint64_t ts,
 			struct tdat_error *err)
 {
-	int i, more = 0;
+	int i;
 
 	for (i = 0; i < c->nh; i++) {
 		struct head *t = &c->h[i];
 
-		while (t != h && !t->done && head_ts(t) == ts) {
-			if (!t->nev || take(c, t, t->pos, 1)) {
-				more = 1;	/* an empty page: it goes out */
-				break;
-			}
-			t->keep[t->pos++] = 0;
-			t->dropped++;
-			if (t->pos == t->nev && head_next(c, t, err))
-				return -1;
-		}
+		if (t != h && !t->done && head_ts(t) == ts &&
+		    gather(c, t, ts, err))
+			return -1;
 	}
-	return more;
+	return c->held.n > 0;
 }
 
 /* May h write its events at ts before every other stream's? */
@@ -516,6 +762,10 @@ static int step(struct cpu_merge *c, struct head *h,
 	uint32_t j = h->pos, n, k, kept = 0;
 	int twins = 0, r;
 
+	/* a later stream at the timestamp being counted */
+	if (h->nev && c->dset && c->dactive && c->dts == h->ts[h->pos] &&
+	    c->dfirst != h->s && !dups_gave_up(c->d))
+		return gather(c, h, c->dts, err) || emit_held(c, err) ? -1 : 0;
 	if (h->pos == 0) {
 		twins = mark_twins(c, h, err);
 		if (twins < 0)
@@ -528,7 +778,7 @@ static int step(struct cpu_merge *c, struct head *h,
 			break;
 		if (dups_at(c, h, h->ts[j])) {
 			for (k = j; k < j + n; k++)
-				kept += h->keep[k] = (uint8_t)take(c, h, k, 0);
+				kept += h->keep[k] = (uint8_t)take(c, h, k);
 		} else {
 			memset(h->keep + j, 1, n);
 			kept += n;
@@ -549,17 +799,16 @@ static int step(struct cpu_merge *c, struct head *h,
 	if (twins)
 		skip_twins(c, h, UINT32_MAX);	/* only unmarks them */
 	h->dropped += j - h->pos - kept;
-	if (!h->nev || (h->pos == 0 && j == h->nev && kept == h->nev))
+	if (!h->nev || (h->pos == 0 && j == h->nev && kept == h->nev)) {
 		r = put_whole(c, h, err);
-	else if (kept == j - h->pos)
-		r = put_cut(c, h, h->pos, j, err);
-	else if (kept) {
+	} else if (kept) {
 		memset(h->keep, 0, h->pos);
 		memset(h->keep + j, 0, h->nev - j);
-		r = put_keep(c, h, err);
-	} else
+		r = put_kept(c, h, err);
+	} else {
 		r = 0;
-	if (r)
+	}
+	if (r || (c->held.n && emit_held(c, err)))
 		return -1;
 	h->pos = j;
 	if (h->pos < h->nev)
@@ -647,11 +896,14 @@ int merge_cpu(struct merge_ctx *m, struct tdat_writer *w,
 	c.h = calloc((size_t)n, sizeof(*c.h));
 	c.batch = malloc((size_t)BATCH_PAGES * c.ps);
 	c.d = dups_new();
-	if (!c.h || !c.batch || !c.d) {
+	c.pend = malloc(c.ps);
+	if (!c.h || !c.batch || !c.d || !c.pend) {
 		r = merge_fail(err, "%s: out of memory", m->in[s[0].input].path);
 		goto out;
 	}
 	r = run(&c, s, n, err);
+	if (!r)
+		r = pend_flush(&c, err);
 	if (!r)
 		r = flush(&c, err);
 	if (!r)
@@ -665,5 +917,9 @@ out:
 	free(c.h);
 	free(c.batch);
 	dups_free(c.d);
+	free(c.pend);
+	items_free(&c.g);
+	items_free(&c.held);
+	free(c.gp);
 	return r;
 }

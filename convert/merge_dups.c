@@ -100,6 +100,16 @@ static void give_up(struct dup_table *d)
 	d->capped = 1;
 }
 
+void dups_give_up(struct dup_table *d)
+{
+	give_up(d);
+}
+
+int dups_gave_up(const struct dup_table *d)
+{
+	return d->capped;
+}
+
 /* Payloads are whole 4-byte words: mix them 8 bytes at a time. */
 static uint64_t hash_of(const uint8_t *p, uint32_t size)
 {
@@ -274,4 +284,63 @@ int dups_take(struct dup_table *d, const void *who, const uint8_t *data,
 		return 1;
 	d->e[i].out = ++d->cnt[s][i];
 	return 1;
+}
+
+/*
+ * Counting a run of events without deciding yet (dups_count, +1 or -1),
+ * then judging it: dups_within (this payload: no more copies than were
+ * written) and dups_covers (every payload written: at least as many).
+ */
+int dups_count(struct dup_table *d, const void *who, const uint8_t *data,
+	       uint32_t size, int starts, int delta)
+{
+	int64_t i;
+	int s;
+
+	if (d->capped)
+		return -1;
+	s = slot_of(d, who, starts);
+	i = s < 0 ? -1 : entry_of(d, data, size, 1);
+	if (i < 0 || (delta > 0 && d->cnt[s][i] == UINT32_MAX)) {
+		give_up(d);
+		return -1;
+	}
+	d->cnt[s][i] += (uint32_t)delta;
+	return 0;
+}
+
+int dups_within(struct dup_table *d, const void *who, const uint8_t *data,
+		uint32_t size)
+{
+	int64_t i = entry_of(d, data, size, 0);
+	int s = slot_of(d, who, 0);
+
+	return i >= 0 && s >= 0 && d->cnt[s][i] <= d->e[i].out;
+}
+
+int dups_covers(struct dup_table *d, const void *who)
+{
+	int s = slot_of(d, who, 0);
+	uint32_t i;
+
+	for (i = 0; s >= 0 && i < d->n; i++)
+		if (d->cnt[s][i] < d->e[i].out)
+			return 0;
+	return s >= 0;
+}
+
+void dups_write(struct dup_table *d, const void *who, const uint8_t *data,
+		uint32_t size)
+{
+	int64_t i = entry_of(d, data, size, 1);
+	int s = slot_of(d, who, 0);
+
+	if (i < 0 || s < 0) {
+		give_up(d);
+		return;
+	}
+	if (d->cnt[s][i] < UINT32_MAX)
+		d->cnt[s][i]++;
+	if (d->e[i].out < UINT32_MAX)
+		d->e[i].out++;
 }

@@ -122,6 +122,23 @@ int dups_take(struct dup_table *d, const void *who, const uint8_t *data,
 	      uint32_t size, int only_repeat, int starts);
 /* who's stream ended at T, a piece cut inside T's events perhaps. */
 void dups_end(struct dup_table *d, const void *who);
+/*
+ * A run of who's events judged as a whole: dups_count counts one (+1)
+ * or takes it back (-1), -1 if the table gave up; dups_within: who has
+ * no more copies of this payload than were written; dups_covers: who
+ * has at least as many copies of every payload as were written;
+ * dups_write: this one is written whatever the counts.
+ */
+int dups_count(struct dup_table *d, const void *who, const uint8_t *data,
+	       uint32_t size, int starts, int delta);
+int dups_within(struct dup_table *d, const void *who, const uint8_t *data,
+		uint32_t size);
+int dups_covers(struct dup_table *d, const void *who);
+void dups_write(struct dup_table *d, const void *who, const uint8_t *data,
+		uint32_t size);
+/* Give up on this timestamp (too much to compare): all is written. */
+void dups_give_up(struct dup_table *d);
+int dups_gave_up(const struct dup_table *d);
 /* 1 once after the table gave up on a timestamp (too many events). */
 int dups_newly_capped(struct dup_table *d);
 
