@@ -96,6 +96,10 @@ struct cpu_merge {
 	int dset, dactive;
 	const struct merge_stream *dfirst;	/* wrote first at dts */
 	struct items g;		/* a later stream's events at dts */
+	const uint8_t **gdata;	/* their payloads, sizes, verdicts */
+	uint32_t *gsize;
+	uint8_t *gkeep;
+	uint32_t gcap;
 	struct gpage {		/* the pages they came from, for stats */
 		uint32_t first;	/* the first of them in g */
 		uint32_t nev;	/* events of the page */
@@ -487,11 +491,33 @@ static uint32_t group(const struct head *h, uint32_t j)
 	return g - j;
 }
 
+/* The index of the first event of h's last timestamp. */
+static uint32_t last_group(const struct head *h)
+{
+	uint32_t last = h->nev - 1;
+
+	while (last && h->ts[last - 1] == h->ts[h->nev - 1])
+		last--;
+	return last;
+}
+
+/* t (h's twin) goes on at its page's last timestamp. */
+static void skip_to_last(const struct head *h, struct head *t)
+{
+	uint32_t last = last_group(h);
+
+	t->dropped += last - t->pos;
+	t->pos = last;
+}
+
 /*
  * Other streams whose page is h's, at the same point (both at its
- * start): an empty one is dropped now; the others are twins, whose inner
- * timestamps skip_twins passes over.  Pages with one timestamp only go
- * the slow way (every event counted): they may continue both ways.
+ * start): an empty one is dropped now.  The others skip all but their
+ * last timestamp's events (other pages may continue those) when their
+ * first timestamp starts on this page in both; else they are twins,
+ * whose inner timestamps skip_twins passes over once their first
+ * timestamp's events were counted.  Pages with one timestamp only go the
+ * slow way (every event counted): they may continue both ways.
  */
 static int mark_twins(struct cpu_merge *c, struct head *h,
 		      struct tdat_error *err)
@@ -508,7 +534,13 @@ static int mark_twins(struct cpu_merge *c, struct head *h,
 			c->m->st->dup_pages++;
 			if (head_next(c, t, err))
 				return -1;
-		} else if (h->ts[0] != h->ts[h->nev - 1]) {
+		} else if (h->ts[0] == h->ts[h->nev - 1]) {
+			continue;
+		} else if (h->prev < h->ts[0] && t->prev < h->ts[0]) {
+			/* its first timestamp starts here in both: all
+			 * but the last are h's, one for one */
+			skip_to_last(h, t);
+		} else {
 			t->twin = 1;
 			n++;
 		}
@@ -523,18 +555,13 @@ static int mark_twins(struct cpu_merge *c, struct head *h,
  */
 static void skip_twins(struct cpu_merge *c, struct head *h, uint32_t first)
 {
-	uint32_t last = h->nev - 1;
 	int i;
 
-	while (h->ts[last - 1] == h->ts[h->nev - 1])
-		last--;
 	for (i = 0; i < c->nh; i++) {
 		struct head *t = &c->h[i];
 
-		if (t->twin && !t->done && t->pos == first) {
-			t->dropped += last - first;
-			t->pos = last;
-		}
+		if (t->twin && !t->done && t->pos == first)
+			skip_to_last(h, t);
 		t->twin = 0;
 	}
 }
@@ -625,32 +652,6 @@ static void gpage_kept(struct cpu_merge *c, const struct gpage *gp,
 }
 
 /*
- * The gathered events (t's at ts, all of them: it goes on past ts) are
- * other events of that timestamp if they neither all repeat what was
- * written at ts nor hold all of it: readers that shared one ring buffer
- * each got some of them, and an event both got is no repeat.
- */
-static int other_events(struct cpu_merge *c, struct head *t, int starts)
-{
-	const struct items *g = &c->g;
-	uint32_t k, n = 0;
-	int all = 1, covers;
-
-	for (; n < g->n; n++)
-		if (dups_count(c->d, t->s, g->b + g->it[n].off + g->it[n].hdr,
-			       g->it[n].len - g->it[n].hdr, starts, 1))
-			break;
-	for (k = 0; k < n && all; k++)
-		all = dups_within(c->d, t->s, g->b + g->it[k].off +
-				  g->it[k].hdr, g->it[k].len - g->it[k].hdr);
-	covers = dups_covers(c->d, t->s);
-	for (k = 0; k < n; k++)
-		dups_count(c->d, t->s, g->b + g->it[k].off + g->it[k].hdr,
-			   g->it[k].len - g->it[k].hdr, starts, -1);
-	return n == g->n && !all && !covers;
-}
-
-/*
  * All of t's events at ts, over as many pages as they take, judged
  * against what was written at ts: those to write go to c->held, after
  * the front's.  Event by event, a stream gives as many copies of an
@@ -660,7 +661,7 @@ static int other_events(struct cpu_merge *c, struct head *t, int starts)
 static int gather(struct cpu_merge *c, struct head *t, uint64_t ts,
 		  struct tdat_error *err)
 {
-	int starts = fresh(t, ts), whole, add = 0, keep;
+	int starts = fresh(t, ts), whole, keep;
 	struct items *g = &c->g;
 	uint32_t k, len, hdr, p, m;
 
@@ -689,20 +690,25 @@ static int gather(struct cpu_merge *c, struct head *t, uint64_t ts,
 		if (gpage_add(c, t, g->n) || head_next(c, t, err))
 			return -1;
 	}
-	if (whole && !t->done && !dups_gave_up(c->d))
-		add = other_events(c, t, starts);
+	if (g->n > c->gcap) {
+		c->gcap = g->cap;
+		c->gdata = realloc(c->gdata, c->gcap * sizeof(*c->gdata));
+		c->gsize = realloc(c->gsize, c->gcap * sizeof(*c->gsize));
+		c->gkeep = realloc(c->gkeep, c->gcap);
+		if (!c->gdata || !c->gsize || !c->gkeep)
+			return merge_fail(err, "%s: out of memory",
+					  t->f->path);
+	}
+	for (k = 0; k < g->n; k++) {
+		c->gdata[k] = g->b + g->it[k].off + g->it[k].hdr;
+		c->gsize[k] = g->it[k].len - g->it[k].hdr;
+	}
+	dups_run(c->d, t->s, starts, whole && !t->done, g->n, c->gdata,
+		 c->gsize, c->gkeep);
 	for (k = p = m = 0; k < g->n; k++) {
-		const uint8_t *pl = g->b + g->it[k].off + g->it[k].hdr;
-		uint32_t size = g->it[k].len - g->it[k].hdr;
-
 		while (p < c->ngp && c->gp[p].first <= k)
 			gpage_kept(c, &c->gp[p++], &m);
-		if (add) {
-			dups_write(c->d, t->s, pl, size);
-			keep = 1;
-		} else {
-			keep = dups_take(c->d, t->s, pl, size, 0, starts);
-		}
+		keep = c->gkeep[k];
 		if (keep && items_add(&c->held, g->b + g->it[k].off,
 				      g->it[k].len, g->it[k].hdr))
 			return merge_fail(err, "%s: out of memory",
@@ -921,5 +927,8 @@ out:
 	items_free(&c.g);
 	items_free(&c.held);
 	free(c.gp);
+	free(c.gdata);
+	free(c.gsize);
+	free(c.gkeep);
 	return r;
 }

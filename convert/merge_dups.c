@@ -52,6 +52,7 @@ struct dup_table {
 	int ended[DUP_MAX_SLOTS];	/* its stream ended at T */
 	uint32_t *cnt[DUP_MAX_SLOTS];	/* per stream, per entry */
 	int slots_made;		/* cnt arrays allocated (kept across T) */
+	uint32_t *idx, idxcap;	/* entries of a run (dups_run) */
 };
 
 struct dup_table *dups_new(void)
@@ -70,6 +71,7 @@ void dups_free(struct dup_table *d)
 	free(d->e);
 	free(d->index);
 	free(d->bytes);
+	free(d->idx);
 	free(d);
 }
 
@@ -286,61 +288,78 @@ int dups_take(struct dup_table *d, const void *who, const uint8_t *data,
 	return 1;
 }
 
-/*
- * Counting a run of events without deciding yet (dups_count, +1 or -1),
- * then judging it: dups_within (this payload: no more copies than were
- * written) and dups_covers (every payload written: at least as many).
- */
-int dups_count(struct dup_table *d, const void *who, const uint8_t *data,
-	       uint32_t size, int starts, int delta)
+/* The entry of each event of a run, in d->idx; -1 if the table is full. */
+static int index_run(struct dup_table *d, uint32_t n,
+		     const uint8_t *const *data, const uint32_t *size)
 {
+	uint32_t k;
 	int64_t i;
-	int s;
 
-	if (d->capped)
-		return -1;
-	s = slot_of(d, who, starts);
-	i = s < 0 ? -1 : entry_of(d, data, size, 1);
-	if (i < 0 || (delta > 0 && d->cnt[s][i] == UINT32_MAX)) {
-		give_up(d);
-		return -1;
+	if (n > d->idxcap) {
+		uint32_t *idx = realloc(d->idx, n * sizeof(*idx));
+
+		if (!idx)
+			return -1;
+		d->idx = idx;
+		d->idxcap = n;
 	}
-	d->cnt[s][i] += (uint32_t)delta;
+	for (k = 0; k < n; k++) {
+		i = entry_of(d, data[k], size[k], 1);
+		if (i < 0)
+			return -1;
+		d->idx[k] = (uint32_t)i;
+	}
 	return 0;
 }
 
-int dups_within(struct dup_table *d, const void *who, const uint8_t *data,
-		uint32_t size)
+/*
+ * Are the run's events (counted in slot s) other events than those
+ * written: neither all repeats of them nor holding all of them?
+ */
+static int other_run(struct dup_table *d, int s, uint32_t n)
 {
-	int64_t i = entry_of(d, data, size, 0);
-	int s = slot_of(d, who, 0);
+	uint32_t *cnt = d->cnt[s], k, i;
+	int all = 1, covers = 1;
 
-	return i >= 0 && s >= 0 && d->cnt[s][i] <= d->e[i].out;
+	for (k = 0; k < n; k++)
+		cnt[d->idx[k]]++;
+	for (k = 0; k < n && all; k++)
+		all = cnt[d->idx[k]] <= d->e[d->idx[k]].out;
+	for (i = 0; i < d->n && covers; i++)
+		covers = cnt[i] >= d->e[i].out;
+	for (k = 0; k < n; k++)
+		cnt[d->idx[k]]--;
+	return !all && !covers;
 }
 
-int dups_covers(struct dup_table *d, const void *who)
+int dups_run(struct dup_table *d, const void *who, int starts, int whole,
+	     uint32_t n, const uint8_t *const *data, const uint32_t *size,
+	     uint8_t *keep)
 {
-	int s = slot_of(d, who, 0);
-	uint32_t i;
+	/* other_run counts up by n: far below UINT32_MAX (runs are
+	 * bounded in bytes), checked below before counting for good */
+	uint32_t k, *c, *out;
+	int s, other;
 
-	for (i = 0; s >= 0 && i < d->n; i++)
-		if (d->cnt[s][i] < d->e[i].out)
-			return 0;
-	return s >= 0;
-}
-
-void dups_write(struct dup_table *d, const void *who, const uint8_t *data,
-		uint32_t size)
-{
-	int64_t i = entry_of(d, data, size, 1);
-	int s = slot_of(d, who, 0);
-
-	if (i < 0 || s < 0) {
+	s = d->capped ? -1 : slot_of(d, who, starts);
+	if (s < 0 || index_run(d, n, data, size)) {
 		give_up(d);
-		return;
+		memset(keep, 1, n);
+		return 0;
 	}
-	if (d->cnt[s][i] < UINT32_MAX)
-		d->cnt[s][i]++;
-	if (d->e[i].out < UINT32_MAX)
-		d->e[i].out++;
+	other = whole && other_run(d, s, n);
+	for (k = 0; k < n; k++) {
+		c = &d->cnt[s][d->idx[k]];
+		out = &d->e[d->idx[k]].out;
+		if (*c == UINT32_MAX || *out == UINT32_MAX) {
+			give_up(d);
+			memset(keep + k, 1, n - k);
+			return 0;
+		}
+		/* out >= c always: equal means c is beyond those written */
+		keep[k] = other || *c == *out;
+		*out += keep[k];
+		(*c)++;
+	}
+	return 0;
 }

@@ -123,19 +123,17 @@ int dups_take(struct dup_table *d, const void *who, const uint8_t *data,
 /* who's stream ended at T, a piece cut inside T's events perhaps. */
 void dups_end(struct dup_table *d, const void *who);
 /*
- * A run of who's events judged as a whole: dups_count counts one (+1)
- * or takes it back (-1), -1 if the table gave up; dups_within: who has
- * no more copies of this payload than were written; dups_covers: who
- * has at least as many copies of every payload as were written;
- * dups_write: this one is written whatever the counts.
+ * All n events of who at T (its events there, gathered over its pages),
+ * judged together; keep[k] set for those to write.  Event by event,
+ * who writes the copies of an event it has beyond those written.  But
+ * when whole (who's events at T started and end inside its stream) and
+ * they neither all repeat what was written nor hold all of it, they are
+ * other events of T (readers that shared one ring buffer each got some)
+ * and all are written.
  */
-int dups_count(struct dup_table *d, const void *who, const uint8_t *data,
-	       uint32_t size, int starts, int delta);
-int dups_within(struct dup_table *d, const void *who, const uint8_t *data,
-		uint32_t size);
-int dups_covers(struct dup_table *d, const void *who);
-void dups_write(struct dup_table *d, const void *who, const uint8_t *data,
-		uint32_t size);
+int dups_run(struct dup_table *d, const void *who, int starts, int whole,
+	     uint32_t n, const uint8_t *const *data, const uint32_t *size,
+	     uint8_t *keep);
 /* Give up on this timestamp (too much to compare): all is written. */
 void dups_give_up(struct dup_table *d);
 int dups_gave_up(const struct dup_table *d);
