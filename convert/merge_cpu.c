@@ -743,6 +743,54 @@ static int drop_repeats(struct cpu_merge *c, struct head *h, uint64_t ts,
 	return c->held.n > 0;
 }
 
+/* Are h's events [j, j + n) all of its events at their timestamp? */
+static int closed(const struct head *h, uint32_t j, uint32_t n)
+{
+	uint64_t ts = h->ts[j];
+
+	return j + n < h->nev && (j ? h->ts[j - 1] : h->prev) < ts &&
+	       !fresh(h, ts);
+}
+
+/*
+ * The common overlap, cheaply: every other stream at h's timestamp has
+ * there exactly h's events [j, j + n), byte for byte and in order, all
+ * in its page as in h's.  Those are dropped (1), without counting.
+ */
+static int same_groups(struct cpu_merge *c, struct head *h, uint32_t j,
+		       uint32_t n)
+{
+	uint64_t ts = h->ts[j];
+	uint32_t k;
+	int i, any = 0;
+
+	if (!closed(h, j, n))
+		return 0;
+	for (i = 0; i < c->nh; i++) {
+		struct head *t = &c->h[i];
+
+		if (t == h || t->done || head_ts(t) != ts)
+			continue;
+		if (!t->nev || group(t, t->pos) != n || !closed(t, t->pos, n))
+			return 0;
+		for (k = 0; k < n; k++)
+			if (t->size[t->pos + k] != h->size[j + k] ||
+			    memcmp(t->data[t->pos + k], h->data[j + k],
+				   h->size[j + k]))
+				return 0;
+		any = 1;
+	}
+	for (i = 0; any && i < c->nh; i++) {
+		struct head *t = &c->h[i];
+
+		if (t != h && !t->done && head_ts(t) == ts) {
+			t->pos += n;
+			t->dropped += n;
+		}
+	}
+	return any;
+}
+
 /* May h write its events at ts before every other stream's? */
 static int h_goes_first(struct cpu_merge *c, struct head *h, uint64_t ts,
 			const struct merge_stream *next)
@@ -782,7 +830,14 @@ static int step(struct cpu_merge *c, struct head *h,
 		/* the front's first group always goes */
 		if (j > h->pos && !h_goes_first(c, h, h->ts[j], next))
 			break;
-		if (dups_at(c, h, h->ts[j])) {
+		if ((!c->dset || c->dts != h->ts[j]) &&
+		    same_groups(c, h, j, n)) {
+			c->dset = 1;	/* nothing more to count at ts */
+			c->dts = h->ts[j];
+			c->dactive = 0;
+			memset(h->keep + j, 1, n);
+			kept += n;
+		} else if (dups_at(c, h, h->ts[j])) {
 			for (k = j; k < j + n; k++)
 				kept += h->keep[k] = (uint8_t)take(c, h, k);
 		} else {
