@@ -831,8 +831,10 @@ static int step(struct cpu_merge *c, struct head *h,
 		if (j > h->pos && !h_goes_first(c, h, h->ts[j], next))
 			break;
 		if ((!c->dset || c->dts != h->ts[j]) &&
-		    same_groups(c, h, j, n)) {
-			c->dset = 1;	/* nothing more to count at ts */
+		    (c->nh == 1 || same_groups(c, h, j, n))) {
+			/* alone, or the others' repeats dropped: nothing
+			 * more to count at ts */
+			c->dset = 1;
 			c->dts = h->ts[j];
 			c->dactive = 0;
 			memset(h->keep + j, 1, n);
