@@ -12,24 +12,27 @@
  * Duplicates (inputs that overlap): at each timestamp T that several
  * streams hold, every distinct event goes out as many times as the
  * stream holding most copies of it has it (merge_dups.c), whatever the
- * streams' page boundaries or their order of events at T.  The earliest
- * input's events at T go first; once its events at T are all known (a
- * later timestamp follows in its page), the other streams' repeats of
- * them are dropped at once, page after page, so that its page can go on
- * whole; what another stream holds beyond them goes out next, in its
- * order.  Two streams at the same point of identical pages skip the
- * page's inner timestamps without looking at them: only the events at
- * its first and last timestamps, which other pages may continue, are
- * counted.  A page is cut (libfmt's page cutter) only when streams
- * really interleave inside it or some of its events are dropped; what it
- * keeps goes into one page.
+ * streams' page boundaries or their order of events at T; streams that
+ * hold other events at T (readers that shared one ring buffer) add up,
+ * and so do a piece ending inside T's events and one starting there.
+ * The first stream at T (the one with earlier events, then the earlier
+ * input) writes its events there as they come.  Once they are all known
+ * (a later timestamp follows in its page), every other stream's events
+ * at T are gathered, over as many of its pages as they take, judged
+ * together, and those to write go out right after (gather).  So the
+ * first stream's page goes on whole unless another adds events inside
+ * it.  Cheap cases first: a stream alone at T, or others holding T's
+ * events byte for byte within their pages as it does (same_groups), and
+ * identical pages at the same point (mark_twins) skip the counting.
+ * Pages not written whole give their kept events to one gathering page
+ * (libfmt's tdat_page_fill_*), so interleaving costs few pages.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "merge_internal.h"
 
 #define BATCH_PAGES 64
-#define GATHER_MAX (8u << 20)	/* bytes of one stream's events at one ts */
+#define GATHER_MAX (8u << 20)	/* bytes of events gathered at one ts */
 
 /* Event items (header words and payload) copied out of their pages. */
 struct items {
@@ -651,6 +654,28 @@ static void gpage_kept(struct cpu_merge *c, const struct gpage *gp,
 	*m = 0;
 }
 
+/* Room for cap gathered events' payloads, sizes and verdicts. */
+static int grow_verdicts(struct cpu_merge *c, uint32_t cap)
+{
+	const uint8_t **d = realloc(c->gdata, cap * sizeof(*d));
+	uint32_t *s;
+	uint8_t *k;
+
+	if (!d)
+		return -1;
+	c->gdata = d;
+	s = realloc(c->gsize, cap * sizeof(*s));
+	if (!s)
+		return -1;
+	c->gsize = s;
+	k = realloc(c->gkeep, cap);
+	if (!k)
+		return -1;
+	c->gkeep = k;
+	c->gcap = cap;
+	return 0;
+}
+
 /*
  * All of t's events at ts, over as many pages as they take, judged
  * against what was written at ts: those to write go to c->held, after
@@ -675,7 +700,7 @@ static int gather(struct cpu_merge *c, struct head *t, uint64_t ts,
 
 			hdr = (uint32_t)(t->data[t->pos] - item);
 			len = hdr + t->size[t->pos];
-			if (g->nb + len > GATHER_MAX) {
+			if (g->nb + c->held.nb + len > GATHER_MAX) {
 				dups_give_up(c->d);
 				break;
 			}
@@ -690,15 +715,8 @@ static int gather(struct cpu_merge *c, struct head *t, uint64_t ts,
 		if (gpage_add(c, t, g->n) || head_next(c, t, err))
 			return -1;
 	}
-	if (g->n > c->gcap) {
-		c->gcap = g->cap;
-		c->gdata = realloc(c->gdata, c->gcap * sizeof(*c->gdata));
-		c->gsize = realloc(c->gsize, c->gcap * sizeof(*c->gsize));
-		c->gkeep = realloc(c->gkeep, c->gcap);
-		if (!c->gdata || !c->gsize || !c->gkeep)
-			return merge_fail(err, "%s: out of memory",
-					  t->f->path);
-	}
+	if (g->n > c->gcap && grow_verdicts(c, g->cap))
+		return merge_fail(err, "%s: out of memory", t->f->path);
 	for (k = 0; k < g->n; k++) {
 		c->gdata[k] = g->b + g->it[k].off + g->it[k].hdr;
 		c->gsize[k] = g->it[k].len - g->it[k].hdr;
