@@ -614,7 +614,7 @@ static void told_capped(struct cpu_merge *c, struct head *h, uint64_t ts)
 /* h's event k at the timestamp being counted: 1 to write it. */
 static int take(struct cpu_merge *c, struct head *h, uint32_t k)
 {
-	int r = dups_take(c->d, h->s, h->data[k], h->size[k], 0,
+	int r = dups_take(c->d, h->s, h->data[k], h->size[k],
 			  fresh(h, h->ts[k]));
 
 	told_capped(c, h, h->ts[k]);

@@ -12,6 +12,14 @@
  * stream has given more copies of it than were written; whatever order
  * the streams are read in, the totals come out right.
  *
+ * Streams may also hold different events of one timestamp: readers that
+ * shared one ring buffer each got some of them, and an event both got
+ * (identical payloads do happen with coarse clocks) is no repeat.  So a
+ * stream's events at T, judged together (dups_run), are all written
+ * when they neither all repeat what was written nor hold all of it.
+ * (When one reader's share happens to be a part of the other's, the two
+ * cannot be told from an overlap: it is taken for one.)
+ *
  * A stream that ends at T (after earlier events) and one that starts
  * at T may be two pieces cut inside T's events (split -e or -p): each
  * holds part of them, and an event they both hold may be there twice on
@@ -259,7 +267,7 @@ static int64_t entry_of(struct dup_table *d, const uint8_t *data,
 }
 
 int dups_take(struct dup_table *d, const void *who, const uint8_t *data,
-	      uint32_t size, int only_repeat, int starts)
+	      uint32_t size, int starts)
 {
 	int64_t i;
 	int s;
@@ -267,14 +275,8 @@ int dups_take(struct dup_table *d, const void *who, const uint8_t *data,
 	if (d->capped)
 		return 1;
 	s = slot_of(d, who, starts);
-	i = s < 0 ? -1 : entry_of(d, data, size, !only_repeat);
-	if (i == -2)
-		return 1;	/* new, and only a repeat was asked for */
-	if (i < 0) {
-		give_up(d);
-		return 1;
-	}
-	if (d->cnt[s][i] == UINT32_MAX) {
+	i = s < 0 ? -1 : entry_of(d, data, size, 1);
+	if (i < 0 || d->cnt[s][i] == UINT32_MAX) {
 		give_up(d);
 		return 1;
 	}
@@ -282,8 +284,6 @@ int dups_take(struct dup_table *d, const void *who, const uint8_t *data,
 		d->cnt[s][i]++;
 		return 0;	/* as many were written already */
 	}
-	if (only_repeat)
-		return 1;
 	d->e[i].out = ++d->cnt[s][i];
 	return 1;
 }

@@ -112,14 +112,13 @@ void dups_free(struct dup_table *d);
 void dups_reset(struct dup_table *d);
 /*
  * Stream who's next event at T: 1 to write it (who gave more copies of
- * it than were written), 0 if it repeats one already written.  It is
- * counted, except when only_repeat is set and the answer is 1 (ask
- * again later).  starts: T is the first timestamp of who's stream (it
- * goes on from a stream that ended at T, if any).  Past the table's
- * bounds every event is written.
+ * it than were written), 0 if it repeats one already written; counted.
+ * starts: T is the first timestamp of who's stream (it goes on from a
+ * stream that ended at T, if any).  Past the table's bounds every event
+ * is written.
  */
 int dups_take(struct dup_table *d, const void *who, const uint8_t *data,
-	      uint32_t size, int only_repeat, int starts);
+	      uint32_t size, int starts);
 /* who's stream ended at T, a piece cut inside T's events perhaps. */
 void dups_end(struct dup_table *d, const void *who);
 /*
