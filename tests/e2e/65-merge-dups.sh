@@ -9,7 +9,9 @@
 # timestamp on a CPU, as with clocks like jiffies).  From that file A
 # come inputs packed into other pages (-R FILL), with events at one
 # timestamp reversed (-x), with some events written twice (-d) and
-# pieces that overlap (-w).  Debian's trace-cmd report is the oracle.
+# pieces that overlap (-w), and two readers that shared the ring buffer
+# (-i 2, -s: their events at one timestamp add up, checked against a
+# model of the rules).  Debian's trace-cmd report is the oracle.
 . "$E2E/lib.sh"
 TOOLS=$(dirname "$TB")/tools
 [ -x "$TOOLS/mkpieces" ] && [ -x "$TOOLS/tdat-digest" ] &&
@@ -68,6 +70,56 @@ overlap_in_time() {
 		awk '$3 >= $2 { bad = 1 } END { exit bad }'
 }
 
+# readers_model R1 R2 (tdat-events lists of two readers that shared one
+# ring buffer): "COUNT BUFFER CPU TS SIZE HASH", how many copies of each
+# event the merge must hold.  At each CPU's timestamp the second
+# reader's share (the first: the one whose events began earlier, then
+# R1) is added to the first's when neither holds the other (as
+# multisets) and its stream neither starts nor ends there; else the
+# larger count of each event wins (overlapping copies).
+readers_model() {
+	awk '
+	{
+		r = FILENAME == ARGV[1] ? 1 : 2
+		cpu = $1 " " $2
+		if (!((r, cpu) in lo)) lo[r, cpu] = $3
+		hi[r, cpu] = $3
+		k = cpu " " $3
+		ev = $4 " " $5
+		if (!n[1, k, ev] && !n[2, k, ev]) evs[k] = evs[k] SUBSEP ev
+		n[r, k, ev]++
+		has[r, k] = 1
+	}
+	END {
+		for (k in evs) {
+			split(k, kk, " ")
+			cpu = kk[1] " " kk[2]
+			m = split(substr(evs[k], 2), list, SUBSEP)
+			sum = 0
+			if (has[1, k] && has[2, k]) {
+				f = 1; o = 2
+				if (lo[1, cpu] == kk[3] && lo[2, cpu] != kk[3]) {
+					f = 2; o = 1
+				}
+				osub = fsub = 1
+				for (i = 1; i <= m; i++) {
+					a = n[f, k, list[i]] + 0
+					b = n[o, k, list[i]] + 0
+					if (b > a) osub = 0
+					if (a > b) fsub = 0
+				}
+				sum = lo[o, cpu] != kk[3] && hi[o, cpu] != kk[3] &&
+				      !osub && !fsub
+			}
+			for (i = 1; i <= m; i++) {
+				a = n[1, k, list[i]] + 0
+				b = n[2, k, list[i]] + 0
+				print (sum ? a + b : a > b ? a : b), k, list[i]
+			}
+		}
+	}' "$1" "$2"
+}
+
 for n in v6-sched-irq v7-zstd-markers-raw_syscalls \
 	 v7-zstd-2inst-irq-top-sched-inst1; do
 	f=$FIX/$n.dat
@@ -105,6 +157,19 @@ for n in v6-sched-irq v7-zstd-markers-raw_syscalls \
 	same_events d.dat a.dat d.dat c.dat
 	assert_eq "$("$TOOLS/tdat-events" d.dat | wc -l)" \
 		"$("$TOOLS/tdat-events" m.dat | wc -l)" "events of the merge"
+
+	step "$n: readers that shared one ring buffer (-i 2, -s): a model's counts"
+	for how in "-i 2" "-s"; do
+		rm -f rd.*
+		"$TOOLS/mkpieces" $how a.dat rd >/dev/null
+		expect_exit 0 $TB merge -q -o m.dat rd.0001 rd.0002
+		"$TOOLS/tdat-events" rd.0001 >e.1
+		"$TOOLS/tdat-events" rd.0002 >e.2
+		readers_model e.1 e.2 | sort >e.want
+		"$TOOLS/tdat-events" m.dat | sort | uniq -c |
+			awk '{ print $1, $2, $3, $4, $5, $6 }' | sort >e.got
+		assert_same e.want e.got
+	done
 
 	step "$n: a file merged with itself is itself, stream by stream"
 	for x in a c d; do
