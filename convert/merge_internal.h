@@ -9,6 +9,7 @@
  *                  CPU, in time order, duplicates dropped
  *   merge_inputs.c inputs kept open (file descriptors bounded) and the
  *                  first timestamp of each stream
+ *   merge_dups.c   which events at one timestamp repeat another input's
  */
 #ifndef MERGE_INTERNAL_H
 #define MERGE_INTERNAL_H
@@ -48,6 +49,7 @@ struct merge_ctx {
 	uint64_t done, total;	/* progress */
 	enum tdat_codec out_codec;
 	int copy_chunks;	/* stored chunks may pass through unchanged */
+	int dups_capped;	/* told that a timestamp had too many events */
 };
 
 /* ---- merge.c ---- */
@@ -96,5 +98,45 @@ int merge_first_ts(struct tdat_file *f, int buf, int idx, uint64_t *ts,
  */
 int merge_cpu(struct merge_ctx *m, struct tdat_writer *w,
 	      struct merge_stream *s, int n, struct tdat_error *err);
+
+/* ---- merge_dups.c ---- */
+
+/*
+ * The events at one timestamp T of an output CPU stream: for each
+ * distinct payload, how many copies were written and how many each
+ * input stream (who) gave.  dups_reset starts a new T.
+ */
+struct dup_table;
+struct dup_table *dups_new(void);
+void dups_free(struct dup_table *d);
+void dups_reset(struct dup_table *d);
+/*
+ * Stream who's next event at T: 1 to write it (who gave more copies of
+ * it than were written), 0 if it repeats one already written; counted.
+ * starts: T is the first timestamp of who's stream (it goes on from a
+ * stream that ended at T, if any).  Past the table's bounds every event
+ * is written.
+ */
+int dups_take(struct dup_table *d, const void *who, const uint8_t *data,
+	      uint32_t size, int starts);
+/* who's stream ended at T, a piece cut inside T's events perhaps. */
+void dups_end(struct dup_table *d, const void *who);
+/*
+ * All n events of who at T (its events there, gathered over its pages),
+ * judged together; keep[k] set for those to write.  Event by event,
+ * who writes the copies of an event it has beyond those written.  But
+ * when whole (who's events at T started and end inside its stream) and
+ * they neither all repeat what was written nor hold all of it, they are
+ * other events of T (readers that shared one ring buffer each got some)
+ * and all are written.
+ */
+int dups_run(struct dup_table *d, const void *who, int starts, int whole,
+	     uint32_t n, const uint8_t *const *data, const uint32_t *size,
+	     uint8_t *keep);
+/* Give up on this timestamp (too much to compare): all is written. */
+void dups_give_up(struct dup_table *d);
+int dups_gave_up(const struct dup_table *d);
+/* 1 once after the table gave up on a timestamp (too many events). */
+int dups_newly_capped(struct dup_table *d);
 
 #endif

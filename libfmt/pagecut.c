@@ -1,6 +1,8 @@
 /*
  * pagecut.c - keep part of a ring-buffer page (FORMAT.md 7): the events
- * of an index or timestamp range, re-encoded as a valid page of its own.
+ * of an index or timestamp range, or any chosen subset of them,
+ * re-encoded as a valid page of its own; or kept events of several pages
+ * gathered into one (tdat_page_fill_*).
  *
  * The kept events are copied item by item (header word, array[0] of
  * long events, payload) with their deltas recomputed from absolute
@@ -114,12 +116,32 @@ static void put_commit(const struct tdat_file *f, uint8_t *p, uint64_t v)
 		tdat_put64(f, p + 8, v);
 }
 
-enum cut_by { CUT_INDEX, CUT_TIME };
+enum cut_by { CUT_INDEX, CUT_TIME, CUT_KEEP };
+
+/* What to keep: an index range [lo, hi), a time range [lo, hi], or the
+ * events whose keep[] byte is set (index < nkeep). */
+struct cut_what {
+	enum cut_by by;
+	uint64_t lo, hi;
+	const uint8_t *keep;
+	uint32_t nkeep;
+};
+
+static int kept(const struct cut_what *w, uint64_t idx, uint64_t ts)
+{
+	switch (w->by) {
+	case CUT_INDEX:
+		return idx >= w->lo && idx < w->hi;
+	case CUT_TIME:
+		return ts >= w->lo && ts <= w->hi;
+	default:
+		return idx < w->nkeep && w->keep[idx];
+	}
+}
 
 static int cut_page(const struct tdat_file *f, const uint8_t *in,
-		    uint32_t page_size, enum cut_by by, uint64_t lo,
-		    uint64_t hi, uint8_t *out, uint64_t where,
-		    struct tdat_error *err)
+		    uint32_t page_size, const struct cut_what *what,
+		    uint8_t *out, uint64_t where, struct tdat_error *err)
 {
 	uint32_t hdr = (uint32_t)f->page_header_size;
 	struct cut_out o = { f, out, hdr, page_size, 0, 0 };
@@ -137,8 +159,7 @@ static int cut_page(const struct tdat_file *f, const uint8_t *in,
 				 " than the page");
 	memset(out, 0, page_size);
 	while ((got = tdat_page_iter_next(&it, &ev)) == 1) {
-		int keep = by == CUT_INDEX ? idx >= lo && idx < hi :
-					     ev.ts >= lo && ev.ts <= hi;
+		int keep = kept(what, idx, ev.ts);
 
 		if (keep && !o.nkept) {
 			first_kept = idx == 0;
@@ -177,13 +198,166 @@ int tdat_page_cut_index(const struct tdat_file *f, const uint8_t *in,
 			uint32_t page_size, uint32_t first, uint32_t last,
 			uint8_t *out, uint64_t where, struct tdat_error *err)
 {
-	return cut_page(f, in, page_size, CUT_INDEX, first, last, out, where,
-			err);
+	struct cut_what w = { CUT_INDEX, first, last, NULL, 0 };
+
+	return cut_page(f, in, page_size, &w, out, where, err);
 }
 
 int tdat_page_cut_time(const struct tdat_file *f, const uint8_t *in,
 		       uint32_t page_size, uint64_t lo, uint64_t hi,
 		       uint8_t *out, uint64_t where, struct tdat_error *err)
 {
-	return cut_page(f, in, page_size, CUT_TIME, lo, hi, out, where, err);
+	struct cut_what w = { CUT_TIME, lo, hi, NULL, 0 };
+
+	return cut_page(f, in, page_size, &w, out, where, err);
+}
+
+int tdat_page_cut_keep(const struct tdat_file *f, const uint8_t *in,
+		       uint32_t page_size, const uint8_t *keep, uint32_t nkeep,
+		       uint8_t *out, uint64_t where, struct tdat_error *err)
+{
+	struct cut_what w = { CUT_KEEP, 0, 0, keep, nkeep };
+
+	return cut_page(f, in, page_size, &w, out, where, err);
+}
+
+/* ---- gathering kept events of several pages into one ---- */
+
+/* Bytes ev needs after an event at ts (n events so far): its item, and
+ * a time item when its delta does not fit; 0 if it cannot follow. */
+static uint32_t need_of(const uint8_t *page, const struct tdat_event *ev,
+			uint32_t n, uint64_t ts)
+{
+	const uint8_t *item = page + ev->offset;
+	uint32_t len = (uint32_t)(ev->data - item) + (ev->size + 3) / 4 * 4;
+
+	if (!n || (ev->ts >= ts && ev->ts - ts <= DELTA_MAX))
+		return len;
+	if (ev->ts < ts && (ev->ts ^ ts) >> 59)
+		return 0;
+	return len + 8;
+}
+
+void tdat_page_fill_init(const struct tdat_file *f, struct tdat_page_fill *pf,
+			 uint8_t *page, uint32_t page_size)
+{
+	memset(pf, 0, sizeof(*pf));
+	pf->page = page;
+	pf->size = page_size;
+	pf->end = page_size;
+	pf->pos = (uint32_t)f->page_header_size;
+	memset(page, 0, page_size);
+}
+
+/* in's missed-events flags and stored count go to the empty page pf. */
+static void take_missed(const struct tdat_file *f, struct tdat_page_fill *pf,
+			const uint8_t *in, uint64_t incommit)
+{
+	uint32_t w = (uint32_t)f->commit_size;
+	uint32_t at = (uint32_t)f->page_header_size +
+		      (uint32_t)(incommit & COMMIT_MASK);
+
+	pf->missed = MISSED_EVENTS;
+	if ((incommit & MISSED_STORED) && at + w <= pf->size &&
+	    pf->end >= pf->pos + w) {
+		pf->missed |= MISSED_STORED;
+		memcpy(pf->count, in + at, w);
+		pf->end -= w;	/* the count goes after the events */
+	}
+}
+
+int tdat_page_fill_keep(const struct tdat_file *f, struct tdat_page_fill *pf,
+			const uint8_t *in, const uint8_t *keep, uint32_t nkeep,
+			uint32_t *next, uint64_t where, struct tdat_error *err)
+{
+	struct cut_out o = { f, pf->page, pf->pos, pf->end, pf->ts,
+			     (int)pf->nev };
+	struct tdat_page_iter it;
+	struct tdat_event ev;
+	uint64_t incommit, idx = 0;
+	uint32_t need;
+	int got, r = 1;
+
+	if (tdat_page_iter_init(&it, f, in, pf->size))
+		return tdat_fail(err, f->path, where, "page commit is larger"
+				 " than the page");
+	incommit = f->commit_size == 4 ? tdat_get32(f, in + 8) :
+					 tdat_get64(f, in + 8);
+	while ((got = tdat_page_iter_next(&it, &ev)) == 1) {
+		if (idx < *next || idx >= nkeep || !keep[idx]) {
+			idx++;
+			continue;
+		}
+		/* a drop before the page's first event: only a page
+		 * starting with that event can say so */
+		if (idx == 0 && (incommit & MISSED_EVENTS) && o.nkept) {
+			r = 0;
+			break;
+		}
+		need = need_of(in, &ev, (uint32_t)o.nkept, o.ts);
+		if (!need || o.pos + need > o.size) {
+			if (!o.nkept)
+				return tdat_fail(err, f->path, where, "event"
+						 " does not fit a page");
+			r = 0;
+			break;
+		}
+		if (!o.nkept) {
+			tdat_put64(f, pf->page, ev.ts);
+			if (idx == 0 && (incommit & MISSED_EVENTS)) {
+				take_missed(f, pf, in, incommit);
+				o.size = pf->end;
+			}
+		}
+		if (put_event(&o, in, &ev))
+			return tdat_fail(err, f->path, where, "kept events do"
+					 " not fit a page");
+		idx++;
+		*next = (uint32_t)idx;
+	}
+	if (got < 0)
+		return tdat_fail(err, f->path, where + it.pos, "corrupt event"
+				 " in the page");
+	if (r)
+		*next = nkeep;
+	pf->pos = o.pos;
+	pf->ts = o.ts;
+	pf->nev = (uint32_t)o.nkept;
+	return r;
+}
+
+void tdat_page_fill_finish(const struct tdat_file *f,
+			   struct tdat_page_fill *pf)
+{
+	uint32_t hdr = (uint32_t)f->page_header_size;
+
+	if (pf->missed & MISSED_STORED)
+		memcpy(pf->page + pf->pos, pf->count, (size_t)f->commit_size);
+	put_commit(f, pf->page, (pf->pos - hdr) | pf->missed);
+}
+
+int tdat_page_fill_item(const struct tdat_file *f, struct tdat_page_fill *pf,
+			const uint8_t *item, uint32_t len, uint64_t ts)
+{
+	struct cut_out o = { f, pf->page, pf->pos, pf->end, pf->ts,
+			     (int)pf->nev };
+	struct tdat_event ev;
+	uint32_t need;
+
+	/* as an event of a page starting at item: len bytes copied */
+	ev.ts = ts;
+	ev.offset = 0;
+	ev.data = item + 4;
+	ev.size = len - 4;
+	need = need_of(item, &ev, pf->nev, pf->ts);
+	if (len < 4 || len % 4 || !need || pf->pos + need > pf->end)
+		return pf->nev && len >= 4 && !(len % 4) && need ? 0 : -1;
+	if (!pf->nev)
+		tdat_put64(f, pf->page, ts);
+	if (put_event(&o, item, &ev))
+		return -1;
+	pf->pos = o.pos;
+	pf->ts = o.ts;
+	pf->nev = (uint32_t)o.nkept;
+	return 1;
 }

@@ -27,6 +27,19 @@
  *                                   the events of the piece before's
  *                                   last page, cut into a page of its
  *                                   own (repeated events, new bytes)
+ *        mkpieces -R FILL [-q Q] [-x] [-d K] [-w FROM:TO] IN OUT
+ *                                   the same events in new pages, each
+ *                                   filled to at most FILL% of its data
+ *                                   area, so pages break at other events
+ *                                   (missed-event marks are not kept);
+ *                                   -q: every timestamp rounded down to a
+ *                                   multiple of Q (a coarse clock: many
+ *                                   events share one); -x: events that
+ *                                   share a timestamp in reverse order;
+ *                                   -d: every K-th event written twice
+ *                                   (identical events at one timestamp);
+ *                                   -w: of each CPU's events only those
+ *                                   from FROM% to TO% of them (by count)
  * Prints the number of pieces written.
  */
 #include <inttypes.h>
@@ -46,6 +59,11 @@ struct plan {
 	const char *system;	/* -e */
 	int change;		/* -c */
 	uint64_t t0, t1;	/* -t: first and last page times */
+	int fill;		/* -R */
+	uint64_t quantum;	/* -q */
+	int reverse;		/* -x */
+	int twice;		/* -d */
+	int from, to;		/* -w */
 };
 
 static struct tdat_error err;
@@ -245,11 +263,233 @@ static int change_format(struct tdat_file *meta, struct tdat_blob *events)
 	return -1;
 }
 
+/* ---- -R: events packed into new pages ---- */
+
+struct item {
+	uint64_t ts;
+	uint32_t len;		/* header word(s) + payload */
+	const uint8_t *bytes;	/* in the reader's copy of the stream */
+};
+
+struct stream {
+	struct item *it;
+	size_t n, cap;
+	uint8_t **pages;	/* copies of the input pages */
+	size_t npages;
+};
+
+static int add_item(struct stream *st, uint64_t ts, const uint8_t *bytes,
+		    uint32_t len)
+{
+	if (st->n == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 1024;
+		struct item *it = realloc(st->it, cap * sizeof(*it));
+
+		if (!it)
+			return -1;
+		st->it = it;
+		st->cap = cap;
+	}
+	st->it[st->n].ts = ts;
+	st->it[st->n].bytes = bytes;
+	st->it[st->n++].len = len;
+	return 0;
+}
+
+/* Every event of one CPU stream (pages copied: items point into them). */
+static int read_stream(struct tdat_file *f, int b, int i, struct stream *st)
+{
+	uint32_t ps = f->buffers[b].page_size;
+	struct tdat_cpu_reader *r = tdat_cpu_open(f, b, i, &err);
+	struct tdat_page_iter it;
+	struct tdat_event ev;
+	const uint8_t *page;
+	int got;
+
+	if (!r)
+		return -1;
+	while ((got = tdat_cpu_next_page(r, &page, NULL, &err)) == 1) {
+		uint8_t *copy = malloc(ps), **pages;
+
+		pages = realloc(st->pages, (st->npages + 1) * sizeof(*pages));
+		if (!copy || !pages) {
+			free(copy);
+			got = -1;
+			break;
+		}
+		st->pages = pages;
+		st->pages[st->npages++] = copy;
+		memcpy(copy, page, ps);
+		if (tdat_page_iter_init(&it, f, copy, ps))
+			continue;
+		while (tdat_page_iter_next(&it, &ev) == 1)
+			if (add_item(st, ev.ts, copy + ev.offset,
+				     (uint32_t)(ev.data - (copy + ev.offset)) +
+				     (ev.size + 3) / 4 * 4)) {
+				got = -1;
+				break;
+			}
+	}
+	tdat_cpu_close(r);
+	return got;
+}
+
+/* -w, -q, -d, -x applied to a stream's events, in a new list. */
+static int transform(const struct plan *pl, struct stream *in,
+		     struct stream *out)
+{
+	size_t a = in->n * (size_t)pl->from / 100, z = in->n * (size_t)pl->to / 100;
+	size_t k, g, e;
+
+	for (k = a; k < z; k++) {
+		struct item *it = &in->it[k];
+		uint64_t ts = pl->quantum ? it->ts / pl->quantum * pl->quantum :
+					    it->ts;
+
+		if (add_item(out, ts, it->bytes, it->len) ||
+		    (pl->twice && (k - a) % (size_t)pl->twice == 0 &&
+		     add_item(out, ts, it->bytes, it->len)))
+			return -1;
+	}
+	for (g = 0; pl->reverse && g < out->n; g = e) {
+		for (e = g; e < out->n && out->it[e].ts == out->it[g].ts; e++)
+			;
+		for (k = 0; k < (e - g) / 2; k++) {
+			struct item t = out->it[g + k];
+
+			out->it[g + k] = out->it[e - 1 - k];
+			out->it[e - 1 - k] = t;
+		}
+	}
+	return 0;
+}
+
+static uint32_t header_word(const struct tdat_file *f, uint32_t type_len,
+			    uint32_t delta)
+{
+	if (f->big_endian)
+		return type_len << 27 | (delta & 0x07FFFFFF);
+	return (delta & 0x07FFFFFF) << 5 | type_len;
+}
+
+static uint32_t type_len_of(const struct tdat_file *f, const uint8_t *p)
+{
+	uint32_t w = tdat_get32(f, p);
+
+	return f->big_endian ? w >> 27 : w & 0x1F;
+}
+
+static int flush_page(struct tdat_file *f, struct tdat_writer *w,
+		      uint8_t *page, uint32_t ps, uint32_t pos)
+{
+	uint32_t hdr = (uint32_t)f->page_header_size;
+
+	if (pos == hdr)
+		return 0;
+	if (f->commit_size == 4)
+		tdat_put32(f, page + 8, pos - hdr);
+	else
+		tdat_put64(f, page + 8, pos - hdr);
+	memset(page + pos, 0, ps - pos);
+	return tdat_writer_put_pages(w, page, ps, &err);
+}
+
+/* The items in pages filled to fill% of their data area at most. */
+static int pack(struct tdat_file *f, struct tdat_writer *w, uint32_t ps,
+		const struct stream *st, int fill, uint8_t *page)
+{
+	uint32_t hdr = (uint32_t)f->page_header_size, pos = hdr;
+	uint32_t avail = (ps - hdr) * (uint32_t)fill / 100;
+	uint64_t last = 0;
+	size_t k;
+
+	for (k = 0; k < st->n; k++) {
+		const struct item *it = &st->it[k];
+		uint64_t delta = it->ts - last;
+		uint32_t need = it->len + (delta > 0x07FFFFFF ? 8 : 0);
+
+		if (pos > hdr && (pos - hdr + need > avail || pos + need > ps)) {
+			if (flush_page(f, w, page, ps, pos))
+				return -1;
+			pos = hdr;
+		}
+		if (pos == hdr) {
+			tdat_put64(f, page, it->ts);
+			delta = 0;
+			need = it->len;
+			if (pos + need > ps) {
+				fprintf(stderr, "mkpieces: event too big\n");
+				return -1;
+			}
+		}
+		if (need > it->len) {	/* a time extend first */
+			tdat_put32(f, page + pos, header_word(f, 30,
+					(uint32_t)(delta & 0x07FFFFFF)));
+			tdat_put32(f, page + pos + 4, (uint32_t)(delta >> 27));
+			pos += 8;
+			delta = 0;
+		}
+		memcpy(page + pos, it->bytes, it->len);
+		tdat_put32(f, page + pos, header_word(f, type_len_of(f, it->bytes),
+						      (uint32_t)delta));
+		pos += it->len;
+		last = it->ts;
+	}
+	return flush_page(f, w, page, ps, pos);
+}
+
+static void stream_free(struct stream *st, int pages)
+{
+	size_t k;
+
+	for (k = 0; pages && k < st->npages; k++)
+		free(st->pages[k]);
+	free(st->pages);
+	free(st->it);
+	memset(st, 0, sizeof(*st));
+}
+
+static int repack(struct tdat_file *f, const char *out, const struct plan *pl)
+{
+	struct tdat_write_opts o = { f->version, f->codec, 0, 0, 1 };
+	struct tdat_writer *w = tdat_writer_open(out, f, &o, &err);
+	uint8_t *page = malloc(f->page_size * 4);
+	struct stream in = { 0 }, st = { 0 };
+	int b, i;
+
+	if (!w || !page)
+		goto fail;
+	for (b = 0; b < f->nbuffers; b++) {
+		const struct tdat_buffer *buf = &f->buffers[b];
+
+		for (i = 0; !buf->latency && i < buf->ncpus; i++) {
+			if (!buf->cpus[i].size)
+				continue;
+			if (tdat_writer_begin_cpu(w, b, buf->cpus[i].cpu, &err) ||
+			    read_stream(f, b, i, &in) || transform(pl, &in, &st) ||
+			    pack(f, w, buf->page_size, &st, pl->fill, page) ||
+			    tdat_writer_end_cpu(w, &err))
+				goto fail;
+			stream_free(&st, 0);
+			stream_free(&in, 1);
+		}
+	}
+	free(page);
+	return tdat_writer_close(w, &err);
+fail:
+	stream_free(&st, 0);
+	stream_free(&in, 1);
+	free(page);
+	tdat_writer_abort(w);
+	return -1;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: mkpieces [-p N [-o K | -h] | -t N | -i N | -s]"
 		" IN PREFIX\n"
-		"       mkpieces -b NAME [-e SYSTEM] IN OUT\n");
+		"       mkpieces -b NAME [-e SYSTEM] IN OUT\n"
+		"       mkpieces -R FILL [-q Q] [-x] [-d K] [-w FROM:TO] IN OUT\n");
 	return 2;
 }
 
@@ -348,8 +588,34 @@ int main(int argc, char **argv)
 			pl.buffer = argv[i + 1];
 		else if (!strcmp(argv[i], "-e"))
 			pl.system = argv[i + 1];
+		else if (!strcmp(argv[i], "-R"))
+			pl.fill = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "-q"))
+			pl.quantum = strtoull(argv[i + 1], NULL, 0);
+		else if (!strcmp(argv[i], "-x")) {
+			pl.reverse = 1;
+			i--;
+		} else if (!strcmp(argv[i], "-d"))
+			pl.twice = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "-w") &&
+			 sscanf(argv[i + 1], "%d:%d", &pl.from, &pl.to) == 2 &&
+			 pl.from >= 0 && pl.from < pl.to && pl.to <= 100)
+			;
 		else
 			return usage();
+	}
+	if (pl.fill) {
+		if (argc - i != 2 || pl.fill < 0 || pl.fill > 100 ||
+		    pl.twice < 0)
+			return usage();
+		if (!pl.to)
+			pl.to = 100;
+		f = tdat_open(argv[i], &err);
+		if (!f || repack(f, argv[i + 1], &pl))
+			return die();
+		tdat_close(f);
+		printf("1\n");
+		return 0;
 	}
 	if (pl.turns > 0 || pl.halves)
 		pl.pages = INT32_MAX;

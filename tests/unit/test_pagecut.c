@@ -3,7 +3,11 @@
  *
  * Every page of several fixtures is cut at many index and time ranges;
  * the cut page must walk cleanly and yield exactly the events of the
- * range, with the same absolute timestamps and payload bytes.  Missed-
+ * range, with the same absolute timestamps and payload bytes; cut to
+ * any subset (tdat_page_cut_keep: all, none, pseudo-random ones), it must
+ * yield exactly the kept events; gathered from many pages into shared
+ * ones (tdat_page_fill_*), the shared pages must yield the kept events of
+ * all, in order.  Missed-
  * event flags, deltas that need a time extend and time going backwards
  * are checked on copies of real pages changed here.
  */
@@ -79,7 +83,68 @@ static int same_events(const struct evcopy *in, int a, int b,
 	return 1;
 }
 
-static struct evcopy in_ev[MAXEV], out_ev[MAXEV];
+static struct evcopy in_ev[MAXEV], out_ev[MAXEV], want_ev[MAXEV];
+
+/* A fixed pseudo-random sequence (xorshift): failures repeat. */
+static uint64_t rnd_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+/*
+ * Cut the page in (n events, in_ev) to the subset keep; the result must
+ * walk and yield exactly the kept events, with their times, bytes, a
+ * zero tail and a header time equal to the first kept event's.
+ */
+static void check_keep(const struct tdat_file *f, const uint8_t *page,
+		       uint32_t ps, int n, const uint8_t *keep, uint8_t *out)
+{
+	struct tdat_error err;
+	int i, m, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (keep[i])
+			want_ev[k++] = in_ev[i];
+	CU_ASSERT_EQUAL(tdat_page_cut_keep(f, page, ps, keep, (uint32_t)n, out,
+					   0, &err), k);
+	m = page_events(f, out, ps, out_ev, NULL);
+	CU_ASSERT(same_events(want_ev, 0, k, out_ev, m));
+	CU_ASSERT(tail_is_zero(f, out, ps));
+	if (m > 0)
+		CU_ASSERT_EQUAL(tdat_get64(f, out), out_ev[0].ts);
+}
+
+/* All, none, every other one and random subsets of a page's events. */
+static void keep_subsets(const struct tdat_file *f, const uint8_t *page,
+			 uint32_t ps, uint8_t *out)
+{
+	static uint8_t keep[MAXEV];
+	int n = page_events(f, page, ps, in_ev, NULL), i, r;
+
+	CU_ASSERT_FATAL(n >= 0);
+	memset(keep, 1, sizeof(keep));
+	check_keep(f, page, ps, n, keep, out);
+	memset(keep, 0, sizeof(keep));
+	check_keep(f, page, ps, n, keep, out);
+	for (i = 0; i < n; i++)
+		keep[i] = i & 1;
+	check_keep(f, page, ps, n, keep, out);
+	for (r = 0; r < 4; r++) {
+		uint64_t bits = rnd();
+
+		for (i = 0; i < n; i++) {
+			if (i % 64 == 0)
+				bits = rnd();
+			keep[i] = (bits >> (i % 64)) & 1;
+		}
+		check_keep(f, page, ps, n, keep, out);
+	}
+}
 
 /* Cut one page at a handful of ranges, by index and by time. */
 static void cut_ranges(const struct tdat_file *f, const uint8_t *page,
@@ -148,6 +213,7 @@ static void cut_fixture(const char *name)
 			CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 			while (tdat_cpu_next_page(r, &page, &off, &err) == 1) {
 				cut_ranges(f, page, ps, out, &checked);
+				keep_subsets(f, page, ps, out);
 				pages++;
 			}
 			tdat_cpu_close(r);
@@ -228,6 +294,25 @@ static void test_cut_missed(void)
 	CU_ASSERT_EQUAL(missed, 0);
 	CU_ASSERT(tail_is_zero(f, out, ps));
 
+	/* a subset: the mark stays only when event 0 is kept */
+	{
+		uint8_t keep[MAXEV] = { 0 };
+
+		keep[0] = keep[2] = keep[n - 1] = 1;
+		CU_ASSERT_EQUAL(tdat_page_cut_keep(f, page, ps, keep, n, out,
+						   0, &err), 3);
+		page_events(f, out, ps, out_ev, &missed);
+		CU_ASSERT_EQUAL(missed, 1234);
+		CU_ASSERT(tail_is_zero(f, out, ps));
+		keep[0] = 0;
+		keep[1] = 1;
+		CU_ASSERT_EQUAL(tdat_page_cut_keep(f, page, ps, keep, n, out,
+						   0, &err), 3);
+		page_events(f, out, ps, out_ev, &missed);
+		CU_ASSERT_EQUAL(missed, 0);
+		CU_ASSERT(tail_is_zero(f, out, ps));
+	}
+
 	/* flag without a count */
 	tdat_put64(f, page + 8, c | (1ull << 31));
 	CU_ASSERT_EQUAL(tdat_page_cut_index(f, page, ps, 0, n, out, 0, &err), n);
@@ -303,6 +388,8 @@ static void test_cut_time_items(void)
 		CU_ASSERT(same_events(in_ev, i, n, out_ev, m));
 		CU_ASSERT(tail_is_zero(f, out, ps));
 	}
+	/* subsets over the extends: every other event, then random ones */
+	keep_subsets(f, stretched, ps, out);
 	free(page);
 	free(out);
 	free(stretched);
@@ -330,6 +417,200 @@ static void test_cut_corrupt(void)
 	tdat_close(f);
 }
 
+/* ---- gathering kept events of many pages (tdat_page_fill_*) ---- */
+
+struct gathered {
+	uint8_t *bytes;		/* payloads one after the other */
+	size_t n, cap, nb, bcap;
+	uint64_t *ts;
+	uint32_t *size;
+};
+
+static void gathered_add(struct gathered *g, const struct evcopy *e)
+{
+	if (g->n == g->cap) {
+		g->cap = g->cap ? g->cap * 2 : 1024;
+		g->ts = realloc(g->ts, g->cap * sizeof(*g->ts));
+		g->size = realloc(g->size, g->cap * sizeof(*g->size));
+	}
+	if (g->nb + e->size > g->bcap) {
+		g->bcap = (g->bcap + e->size) * 2;
+		g->bytes = realloc(g->bytes, g->bcap);
+	}
+	memcpy(g->bytes + g->nb, e->data, e->size);
+	g->nb += e->size;
+	g->ts[g->n] = e->ts;
+	g->size[g->n++] = e->size;
+}
+
+/* The finished page checked against the kept events from *at on. */
+static void check_filled(const struct tdat_file *f, struct tdat_page_fill *pf,
+			 const struct gathered *want, size_t *at, size_t *pos)
+{
+	uint32_t ps = pf->size;
+	int m, i;
+
+	tdat_page_fill_finish(f, pf);
+	m = page_events(f, pf->page, ps, out_ev, NULL);
+	CU_ASSERT_EQUAL(m, (int)pf->nev);
+	CU_ASSERT(tail_is_zero(f, pf->page, ps));
+	if (m > 0)
+		CU_ASSERT_EQUAL(tdat_get64(f, pf->page), out_ev[0].ts);
+	for (i = 0; i < m && *at < want->n; i++, (*at)++) {
+		CU_ASSERT_EQUAL(out_ev[i].ts, want->ts[*at]);
+		CU_ASSERT_EQUAL(out_ev[i].size, want->size[*at]);
+		CU_ASSERT(!memcmp(out_ev[i].data, want->bytes + *pos,
+				  want->size[*at]));
+		*pos += want->size[*at];
+	}
+	CU_ASSERT_EQUAL(i, m);
+}
+
+/*
+ * Every page of every CPU of a fixture: a pseudo-random subset of its
+ * events gathered into shared pages (every third page item by item),
+ * which must give back exactly the kept events in order.
+ */
+static void fill_fixture(const char *name)
+{
+	struct tdat_error err;
+	struct tdat_file *f = tdat_open(fixture(name), &err);
+	static uint8_t keep[MAXEV];
+	int b, c;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	for (b = 0; b < f->nbuffers; b++) {
+		uint32_t ps = f->buffers[b].page_size;
+		uint8_t *out = malloc(ps);
+
+		for (c = 0; c < f->buffers[b].ncpus; c++) {
+			struct gathered want = { 0 };
+			struct tdat_page_fill pf;
+			struct tdat_cpu_reader *r;
+			const uint8_t *page;
+			size_t at = 0, pos = 0, k = 0;
+			uint64_t off;
+			int n, i, got;
+
+			if (!f->buffers[b].cpus[c].size)
+				continue;
+			r = tdat_cpu_open(f, b, c, &err);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+			tdat_page_fill_init(f, &pf, out, ps);
+			while (tdat_cpu_next_page(r, &page, &off, &err) == 1) {
+				uint32_t next = 0;
+
+				n = page_events(f, page, ps, in_ev, NULL);
+				for (i = 0; i < n; i++) {
+					keep[i] = (rnd() % 3) != 0;
+					if (keep[i])
+						gathered_add(&want, &in_ev[i]);
+				}
+				if (k++ % 3 == 2) {
+					struct tdat_page_iter it;
+					struct tdat_event ev;
+
+					tdat_page_iter_init(&it, f, page, ps);
+					for (i = 0; tdat_page_iter_next(&it, &ev) == 1;
+					     i++) {
+						const uint8_t *item = page + ev.offset;
+						uint32_t len = (uint32_t)(ev.data - item) +
+							       ev.size;
+
+						if (!keep[i])
+							continue;
+						got = tdat_page_fill_item(f, &pf, item,
+									  len, ev.ts);
+						if (!got) {
+							check_filled(f, &pf, &want, &at, &pos);
+							tdat_page_fill_init(f, &pf, out, ps);
+							got = tdat_page_fill_item(f, &pf, item,
+										  len, ev.ts);
+						}
+						CU_ASSERT_EQUAL(got, 1);
+					}
+					continue;
+				}
+				while ((got = tdat_page_fill_keep(f, &pf, page, keep,
+							(uint32_t)n, &next, off,
+							&err)) == 0) {
+					check_filled(f, &pf, &want, &at, &pos);
+					tdat_page_fill_init(f, &pf, out, ps);
+				}
+				CU_ASSERT_EQUAL(got, 1);
+			}
+			check_filled(f, &pf, &want, &at, &pos);
+			CU_ASSERT_EQUAL(at, want.n);
+			CU_ASSERT(want.n > 0);
+			tdat_cpu_close(r);
+			free(want.bytes);
+			free(want.ts);
+			free(want.size);
+		}
+		free(out);
+	}
+	tdat_close(f);
+}
+
+static void test_fill(void)
+{
+	fill_fixture("v6-sched-irq.dat");
+	fill_fixture("v7-zstd-markers-raw_syscalls.dat");
+	fill_fixture("v7-zstd-2inst-irq-top-sched-inst1.dat");
+}
+
+/* A missed-events mark goes only at the start of a gathered page. */
+static void test_fill_missed(void)
+{
+	struct tdat_error err;
+	struct tdat_file *f = tdat_open(fixture("v6-sched-irq.dat"), &err);
+	struct tdat_page_fill pf;
+	uint8_t keep[MAXEV], *page, *marked, *out;
+	uint32_t ps, used, next = 0;
+	int64_t missed;
+	uint64_t c;
+	int n;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	ps = f->buffers[0].page_size;
+	page = first_busy_page(f, 10);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+	marked = malloc(ps);
+	out = malloc(ps);
+	memcpy(marked, page, ps);
+	c = commit_of(f, marked);
+	used = (uint32_t)(c & 0x07FFFFFF);
+	tdat_put64(f, marked + 8, c | (1ull << 31) | (1ull << 30));
+	tdat_put64(f, marked + f->page_header_size + used, 77);
+	n = page_events(f, page, ps, in_ev, NULL);
+	memset(keep, 0, sizeof(keep));
+	keep[n - 1] = 1;
+	/* one event of another page first: the marked page must wait */
+	tdat_page_fill_init(f, &pf, out, ps);
+	CU_ASSERT_EQUAL(tdat_page_fill_keep(f, &pf, page, keep, n, &next, 0,
+					    &err), 1);
+	memset(keep, 1, sizeof(keep));
+	next = 0;
+	CU_ASSERT_EQUAL(tdat_page_fill_keep(f, &pf, marked, keep, n, &next, 0,
+					    &err), 0);
+	CU_ASSERT_EQUAL(next, 0);
+	tdat_page_fill_finish(f, &pf);
+	CU_ASSERT_EQUAL(page_events(f, out, ps, out_ev, &missed), 1);
+	CU_ASSERT_EQUAL(missed, 0);
+	/* in a page of its own the mark and its count stay */
+	tdat_page_fill_init(f, &pf, out, ps);
+	CU_ASSERT_EQUAL(tdat_page_fill_keep(f, &pf, marked, keep, n, &next, 0,
+					    &err), 1);
+	tdat_page_fill_finish(f, &pf);
+	CU_ASSERT_EQUAL(page_events(f, out, ps, out_ev, &missed), n);
+	CU_ASSERT_EQUAL(missed, 77);
+	CU_ASSERT(tail_is_zero(f, out, ps));
+	free(page);
+	free(marked);
+	free(out);
+	tdat_close(f);
+}
+
 void suite_pagecut(void)
 {
 	CU_pSuite s = CU_add_suite("pagecut", NULL, NULL);
@@ -340,4 +621,7 @@ void suite_pagecut(void)
 		    test_cut_missed);
 	CU_add_test(s, "time extends re-created", test_cut_time_items);
 	CU_add_test(s, "corrupt page refused", test_cut_corrupt);
+	CU_add_test(s, "kept events of many pages gathered", test_fill);
+	CU_add_test(s, "missed events mark starts a gathered page",
+		    test_fill_missed);
 }
