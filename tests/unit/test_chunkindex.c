@@ -173,6 +173,51 @@ static void test_last_ts(void)
 	CU_ASSERT(checked >= 10);
 }
 
+/* tdat_cpu_next_pages hands out the same pages as tdat_cpu_next_page. */
+static void test_next_pages(void)
+{
+	struct tdat_error err;
+	size_t i;
+	int b, k;
+
+	for (i = 0; i < N(all); i++) {
+		struct tdat_file *f = tdat_open(fixture(all[i]), &err);
+
+		CU_ASSERT_FATAL(f != NULL);
+		for (b = 0; b < f->nbuffers; b++)
+			for (k = 0; k < f->buffers[b].ncpus; k++) {
+				uint32_t ps = f->buffers[b].page_size;
+				struct tdat_cpu_reader *one, *run;
+				const uint8_t *p, *q;
+				size_t len, at;
+				uint64_t n = 0;
+
+				if (f->buffers[b].latency)
+					continue;
+				one = tdat_cpu_open(f, b, k, &err);
+				run = tdat_cpu_open(f, b, k, &err);
+				CU_ASSERT_FATAL(one && run);
+				while (tdat_cpu_next_pages(run, &q, &len, NULL,
+							   &err) == 1) {
+					CU_ASSERT(len && len % ps == 0);
+					for (at = 0; at < len; at += ps, n++) {
+						CU_ASSERT_EQUAL_FATAL(
+							tdat_cpu_next_page(one,
+							&p, NULL, &err), 1);
+						CU_ASSERT(!memcmp(p, q + at, ps));
+					}
+				}
+				CU_ASSERT_EQUAL(tdat_cpu_next_page(one, &p, NULL,
+								   &err), 0);
+				CU_ASSERT_EQUAL(n * ps == 0,
+						f->buffers[b].cpus[k].size == 0);
+				tdat_cpu_close(one);
+				tdat_cpu_close(run);
+			}
+		tdat_close(f);
+	}
+}
+
 /* ---- hostile headers ---- */
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -354,6 +399,8 @@ void suite_chunkindex(void)
 		    test_walk_fixtures);
 	CU_add_test(s, "last timestamp from the end = last event read",
 		    test_last_ts);
+	CU_add_test(s, "next_pages hands out next_page's pages",
+		    test_next_pages);
 	CU_add_test(s, "hostile chunk headers refused with file and offset",
 		    test_hostile);
 	CU_add_test(s, "frame headers checked without decoding",
