@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include "internal.h"
 
-#define TAIL_PAGES 16
+/* Raw data: this much is read from the end (one page at least). */
+#define TAIL_BYTES (64u << 10)
 
 /* The last event of the page: 1 with *ts, 0 if it has none, -1 if bad. */
 static int page_last(const struct tdat_file *f, const uint8_t *page,
@@ -46,7 +47,7 @@ static int pages_last(const struct tdat_file *f, const uint8_t *p,
 static int raw_last(struct tdat_file *f, const struct tdat_cpu *c,
 		    uint32_t ps, uint64_t *ts)
 {
-	uint64_t n = c->size / ps, k = n < TAIL_PAGES ? n : TAIL_PAGES;
+	uint64_t n = c->size / ps, k = TAIL_BYTES / ps ? TAIL_BYTES / ps : 1;
 	struct tdat_error ignored;
 	uint8_t *buf;
 	int r = 0;
@@ -54,6 +55,8 @@ static int raw_last(struct tdat_file *f, const struct tdat_cpu *c,
 	if (!n || c->size % ps || c->offset > f->file_size ||
 	    c->size > f->file_size - c->offset)
 		return 0;	/* the full read names what is wrong */
+	if (k > n)
+		k = n;
 	buf = malloc((size_t)(k * ps));
 	if (!buf)
 		return 0;
