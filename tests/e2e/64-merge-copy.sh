@@ -154,6 +154,16 @@ for f in "$zs" "$FIX"/v6-sched-irq.dat; do
 	assert_same s.orig s.merged
 done
 
+step "a piece given twice: its copies are merged (repeats dropped), the rest copied"
+expect_exit 0 $TB merge -v -o m2.dat sp.0001 sp.0002 sp.0003 sp.0002 sp.0004
+assert_grep "dropped [1-9][0-9]* repeated pages" "$ERR"
+[ "$(stat streams)" -ge 2 ] || fail "the other pieces were not copied whole"
+[ "$(stat "pages unparsed")" -lt "$(stat "pages in")" ] ||
+	fail "the repeated piece was copied unparsed: $(cat "$ERR")"
+streams "$zs" >s.orig
+streams m2.dat >s.merged
+assert_same s.orig s.merged
+
 step "other codec or level: pages fed to the compressor, events unread"
 rm -f sp.*
 expect_exit 0 $TB split -i "$FIX"/v6-sched-irq.dat -o sp -p 2 -r
