@@ -16,8 +16,9 @@
 #   meta      the same merge of metadata-only pieces (each piece split
 #             down to an empty time range: same metadata, no trace data)
 # and it prints the median wall times, their ratio (target <= 2), the
-# trace-data part (merge - meta: what merging the trace data costs) and
-# merge's peak RSS (target <= 64 MiB).
+# trace-data part (merge - meta: what merging the trace data costs; in
+# wall time, and in CPU time from extra runs, which a busy machine
+# disturbs less) and merge's peak RSS (target <= 64 MiB).
 # Unless CHECK=0, the merged v6 file must equal FILE byte for byte and
 # Debian's trace-cmd must report each merged file as it reports its
 # input.  ZSTD=0 skips the v7 case.
@@ -87,12 +88,30 @@ meta_pieces() {
 	done
 }
 
-# bench CASE INPUT: pieces of INPUT, cat vs merge (vs the metadata-only
+# cpu_once TAG CMD...: CPU time (user + system, ms) of one run of CMD,
+# appended to $tmp/TAG.cpu: less disturbed than wall time by a busy
+# machine, so the difference of two of them means something.  perf's
+# task clock when perf works, else /usr/bin/time (10 ms steps).
+cpu_once() {
+	local tag=$1
+
+	shift
+	if perf stat -x, -e task-clock -o "$tmp/perf" "$@" >/dev/null 2>&1 &&
+	   grep -q task-clock "$tmp/perf"; then
+		awk -F, '/task-clock/ { printf "%.1f\n", $1 }' "$tmp/perf" >>"$tmp/$tag.cpu"
+	else
+		/usr/bin/time -f '%U %S' -o "$tmp/perf" "$@" >/dev/null 2>&1
+		awk '{ printf "%.1f\n", ($1 + $2) * 1000 }' "$tmp/perf" >>"$tmp/$tag.cpu"
+	fi
+}
+cpu_median() { median <"$tmp/$1.cpu"; }
+
+# bench CASE INPUT# bench CASE INPUT: pieces of INPUT, cat vs merge (vs the metadata-only
 # merge); sets ratio_, rss_, data_.
 bench() {
 	local name=$1 input=$2 bytes i have_meta=1
 
-	rm -f "$tmp"/p.* "$tmp"/m.* "$tmp"/*.times "$tmp"/*.rss
+	rm -f "$tmp"/p.* "$tmp"/m.* "$tmp"/*.times "$tmp"/*.rss "$tmp"/*.cpu
 	cut_pieces "$input" "$tmp/p"
 	bytes=$(cat "$tmp"/p.* | wc -c)
 	echo "$name: $(ls "$tmp"/p.* | wc -l) pieces ($how), $bytes bytes"
@@ -103,8 +122,11 @@ bench() {
 	for i in $(seq "$runs"); do
 		once cat sh -c "cat '$tmp'/p.* >'$tmp/cat.out'"
 		once merge "$tb" merge -q -o "$tmp/merged.dat" "$tmp"/p.*
-		[ $have_meta = 1 ] &&
-			once meta "$tb" merge -q -o "$tmp/meta.dat" "$tmp"/m.*
+		[ $have_meta = 1 ] || continue
+		once meta "$tb" merge -q -o "$tmp/meta.dat" "$tmp"/m.*
+		cpu_once cat sh -c "cat '$tmp'/p.* >'$tmp/cat.out'"
+		cpu_once merge "$tb" merge -q -o "$tmp/merged.dat" "$tmp"/p.*
+		cpu_once meta "$tb" merge -q -o "$tmp/meta.dat" "$tmp"/m.*
 	done
 	rm -f "$tmp/cat.out" "$tmp/meta.dat"
 	stats cat; cat_s=$secs
@@ -117,13 +139,17 @@ bench() {
 	data_=-
 	if [ $have_meta = 1 ]; then
 		stats meta
-		data_=$(awk -v a="$merge_s" -v b="$secs" -v c="$cat_s" \
-			'BEGIN { printf "%.3f", (a - b) / c }')
 		printf '  %-8s %8s s (merge of the pieces'"'"' metadata alone)\n' meta "$secs"
-		printf '  %-8s %8s s = merge - meta, %sx cat\n' data \
-			"$(awk -v a="$merge_s" -v b="$secs" 'BEGIN { printf "%.3f", a - b }')" "$data_"
+		printf '  %-8s %8s s = merge - meta (wall: noisy on a busy machine)\n' data \
+			"$(awk -v a="$merge_s" -v b="$secs" 'BEGIN { printf "%.3f", a - b }')"
+		cc=$(cpu_median cat) cm=$(cpu_median merge) ct=$(cpu_median meta)
+		data_=$(awk -v a="$cm" -v b="$ct" -v c="$cc" \
+			'BEGIN { printf "%.3f", (a - b) / c }')
+		printf '  %-8s cat %s ms, merge %s ms, meta %s ms: trace data %s ms = %sx cat\n' \
+			"cpu" "$cc" "$cm" "$ct" \
+			"$(awk -v a="$cm" -v b="$ct" 'BEGIN { printf "%.1f", a - b }')" "$data_"
 	fi
-	"$tb" merge -q -v -o "$tmp/merged.dat" "$tmp"/p.* 2>&1 |
+	{ "$tb" merge -q -v -o "$tmp/merged.dat" "$tmp"/p.* 2>&1 || true; } |
 		sed 's/^tracebox merge: /  how:     /'
 }
 
@@ -171,10 +197,10 @@ fi
 echo
 echo "targets (issue 4):"
 target "merge / cat time ratio (v6)" "$r6" 2
-echo "       (v6 trace-data part alone: ${d6}x cat)"
+echo "       (v6 trace-data part alone: ${d6}x cat, CPU time)"
 if [ "${ZSTD:-1}" = 1 ]; then
 	target "merge / cat time ratio (v7 zstd)" "$r7" 2
-	echo "       (v7 zstd trace-data part alone: ${d7}x cat)"
+	echo "       (v7 zstd trace-data part alone: ${d7}x cat, CPU time)"
 fi
 target "merge peak RSS (MiB)" "$(mib "$rss6")" 64
 [ "${ZSTD:-1}" = 1 ] && target "merge peak RSS, v7 (MiB)" "$(mib "$rss7")" 64
