@@ -256,8 +256,8 @@ static int put_stored_chunk(struct cpu_merge *c, struct head *h,
 	r = tdat_writer_put_chunk_stored(c->w, h->cdata, h->csize, h->usize,
 					 err);
 	if (r == -2)
-		return bad_page(c, h, "chunk is corrupt (it does not"
-				" decompress to whole, sane pages)", err);
+		return bad_page(c, h, "chunk is corrupt (its sizes or frame"
+				" header are not sane)", err);
 	if (r)
 		return -1;
 	c->m->st->chunks_copied++;
