@@ -1,21 +1,29 @@
 #!/bin/bash
 # merge.sh [FILE]: tracebox merge against cat over the same bytes.
 #
-# FILE (default /work/big/big6.dat, else ../big/big6.dat) is cut into
-# pieces: page-aligned ones with our split (-p N -r, about PIECES pieces,
-# default 14), or, if split does not work, with tests/tools/mkpieces.
+# Two cases, each cut into page-aligned pieces with our split (-p N -r,
+# about PIECES pieces, default 14), or, if split does not work, with
+# tests/tools/mkpieces:
+#   v6        FILE (default /work/big/big6.dat, else ../big/big6.dat),
+#             merged to v6 (no compression: the case cat compares with)
+#   v7 zstd   ZFILE (default /work/big/split-big7zstd.dat when FILE is
+#             the default, else FILE converted to v7 zstd), merged to v7
+#             zstd: streams that follow each other go out as stored,
+#             their chunks not even decompressed
 # Then, alternately RUNS times (default 5) after one warm-up each:
 #   cat       cat PIECES > OUT            (the floor: read + write once)
 #   merge     tracebox merge -q -o OUT PIECES
-# and it prints the median wall times, their ratio (target <= 2) and
-# merge's peak RSS (target <= 64 MiB).  Pieces of a v6 input stay v6 and
-# so does the output (no compression: the case cat can be compared
-# with).  With ZSTD=1 a second case does the same with the v7 zstd
-# conversion of FILE (merge decompresses and recompresses every page,
-# so it is slower than cat by far; shown for information).
-# Unless CHECK=0, the merged file must equal FILE byte for byte (v6
-# case) and Debian's trace-cmd must report it as it reports FILE.
-# Environment: BUILD (default build/), RUNS, PIECES, CHECK, ZSTD, TMPDIR.
+#   meta      the same merge of metadata-only pieces (each piece split
+#             down to an empty time range: same metadata, no trace data)
+# and it prints the median wall times, their ratio (target <= 2), the
+# trace-data part (merge - meta: what merging the trace data costs; in
+# wall time, and in CPU time from extra runs, which a busy machine
+# disturbs less) and merge's peak RSS (target <= 64 MiB).
+# Unless CHECK=0, the merged v6 file must equal FILE byte for byte and
+# Debian's trace-cmd must report each merged file as it reports its
+# input.  ZSTD=0 skips the v7 case.
+# Environment: BUILD (default build/), RUNS, PIECES, CHECK, ZSTD, ZFILE,
+# TMPDIR.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,13 +33,18 @@ runs=${RUNS:-5}
 npieces=${PIECES:-14}
 
 in=${1:-}
+zin=${ZFILE:-}
 if [ -z "$in" ]; then
 	for c in /work/big/big6.dat "$root/../big/big6.dat"; do
 		[ -f "$c" ] && in=$c && break
 	done
+	if [ -z "$zin" ] && [ -n "$in" ] &&
+	   [ -f "$(dirname "$in")/split-big7zstd.dat" ]; then
+		zin=$(dirname "$in")/split-big7zstd.dat
+	fi
 fi
 if [ -z "$in" ] || [ ! -f "$in" ]; then
-	echo "usage: bench/merge.sh [FILE]   (env: BUILD RUNS PIECES CHECK ZSTD)" >&2
+	echo "usage: bench/merge.sh [FILE]   (env: BUILD RUNS PIECES CHECK ZSTD ZFILE)" >&2
 	echo "  make a large FILE with: tc-record -e sched -e irq -e raw_syscalls" \
 	     "-e timer -e kmem -o big6.dat --file-version 6 sh -c '...'" >&2
 	exit 2
@@ -63,29 +76,81 @@ cut_pieces() {
 	fi
 }
 
-# bench CASE INPUT: pieces of INPUT, cat vs merge; sets ratio_, rss_.
-bench() {
-	local name=$1 input=$2 bytes i
+# meta_pieces: each piece split down to an empty time range (its
+# metadata, no trace data) as $tmp/m.0001...
+meta_pieces() {
+	local p
 
-	rm -f "$tmp"/p.* "$tmp"/*.times "$tmp"/*.rss
+	rm -f "$tmp"/m.*
+	for p in "$tmp"/p.*; do
+		"$tb" split -i "$p" -o "$tmp/m.${p##*.}" 0.000001 0.000002 \
+			>/dev/null 2>&1 || { rm -f "$tmp"/m.*; return 1; }
+	done
+}
+
+# cpu_once TAG CMD...: CPU time (user + system, ms) of one run of CMD,
+# appended to $tmp/TAG.cpu: less disturbed than wall time by a busy
+# machine, so the difference of two of them means something.  perf's
+# task clock when perf works, else /usr/bin/time (10 ms steps).
+cpu_once() {
+	local tag=$1
+
+	shift
+	if perf stat -x, -e task-clock -o "$tmp/perf" "$@" >/dev/null 2>&1 &&
+	   grep -q task-clock "$tmp/perf"; then
+		awk -F, '/task-clock/ { printf "%.1f\n", $1 }' "$tmp/perf" >>"$tmp/$tag.cpu"
+	else
+		/usr/bin/time -f '%U %S' -o "$tmp/perf" "$@" >/dev/null 2>&1
+		awk '{ printf "%.1f\n", ($1 + $2) * 1000 }' "$tmp/perf" >>"$tmp/$tag.cpu"
+	fi
+}
+cpu_median() { median <"$tmp/$1.cpu"; }
+
+# bench CASE INPUT# bench CASE INPUT: pieces of INPUT, cat vs merge (vs the metadata-only
+# merge); sets ratio_, rss_, data_.
+bench() {
+	local name=$1 input=$2 bytes i have_meta=1
+
+	rm -f "$tmp"/p.* "$tmp"/m.* "$tmp"/*.times "$tmp"/*.rss "$tmp"/*.cpu
 	cut_pieces "$input" "$tmp/p"
 	bytes=$(cat "$tmp"/p.* | wc -c)
 	echo "$name: $(ls "$tmp"/p.* | wc -l) pieces ($how), $bytes bytes"
+	meta_pieces || have_meta=0
 	# warm-up, then alternate
 	cat "$tmp"/p.* >"$tmp/cat.out"
 	"$tb" merge -q -o "$tmp/merged.dat" "$tmp"/p.*
 	for i in $(seq "$runs"); do
 		once cat sh -c "cat '$tmp'/p.* >'$tmp/cat.out'"
 		once merge "$tb" merge -q -o "$tmp/merged.dat" "$tmp"/p.*
+		[ $have_meta = 1 ] || continue
+		once meta "$tb" merge -q -o "$tmp/meta.dat" "$tmp"/m.*
+		cpu_once cat sh -c "cat '$tmp'/p.* >'$tmp/cat.out'"
+		cpu_once merge "$tb" merge -q -o "$tmp/merged.dat" "$tmp"/p.*
+		cpu_once meta "$tb" merge -q -o "$tmp/meta.dat" "$tmp"/m.*
 	done
-	rm -f "$tmp/cat.out"
+	rm -f "$tmp/cat.out" "$tmp/meta.dat"
 	stats cat; cat_s=$secs
-	stats merge
-	ratio_=$(ratio "$secs" "$cat_s")
+	stats merge; merge_s=$secs
+	ratio_=$(ratio "$merge_s" "$cat_s")
 	rss_=$rss
 	printf '  %-8s %8s s\n' cat "$cat_s"
-	printf '  %-8s %8s s %8s MiB peak RSS\n' merge "$secs" "$(mib "$rss")"
+	printf '  %-8s %8s s %8s MiB peak RSS\n' merge "$merge_s" "$(mib "$rss")"
 	printf '  %-8s %8sx\n' ratio "$ratio_"
+	data_=-
+	if [ $have_meta = 1 ]; then
+		stats meta
+		printf '  %-8s %8s s (merge of the pieces'"'"' metadata alone)\n' meta "$secs"
+		printf '  %-8s %8s s = merge - meta (wall: noisy on a busy machine)\n' data \
+			"$(awk -v a="$merge_s" -v b="$secs" 'BEGIN { printf "%.3f", a - b }')"
+		cc=$(cpu_median cat) cm=$(cpu_median merge) ct=$(cpu_median meta)
+		data_=$(awk -v a="$cm" -v b="$ct" -v c="$cc" \
+			'BEGIN { printf "%.3f", (a - b) / c }')
+		printf '  %-8s cat %s ms, merge %s ms, meta %s ms: trace data %s ms = %sx cat\n' \
+			"cpu" "$cc" "$cm" "$ct" \
+			"$(awk -v a="$cm" -v b="$ct" 'BEGIN { printf "%.1f", a - b }')" "$data_"
+	fi
+	{ "$tb" merge -q -v -o "$tmp/merged.dat" "$tmp"/p.* 2>&1 || true; } |
+		sed 's/^tracebox merge: /  how:     /'
 }
 
 check() {
@@ -106,7 +171,7 @@ echo "tracebox: $tb"
 echo
 
 bench "v6 pieces -> v6" "$in"
-r6=$ratio_ rss6=$rss_
+r6=$ratio_ rss6=$rss_ d6=$data_
 if [ "${CHECK:-1}" != 0 ] && [ "$(head -c 11 "$in" | tail -c 1)" = 6 ]; then
 	if cmp -s "$tmp/merged.dat" "$in"; then
 		echo "  check: merged file is byte for byte the input"
@@ -117,15 +182,26 @@ if [ "${CHECK:-1}" != 0 ] && [ "$(head -c 11 "$in" | tail -c 1)" = 6 ]; then
 fi
 check "$in"
 
-if [ "${ZSTD:-0}" = 1 ]; then
+if [ "${ZSTD:-1}" = 1 ]; then
 	echo
-	"$tb" convert -q -i "$in" -o "$tmp/in7.dat"
-	bench "v7 zstd pieces -> v7 zstd" "$tmp/in7.dat"
-	check "$tmp/in7.dat"
+	if [ -z "$zin" ]; then
+		"$tb" convert -q -i "$in" -o "$tmp/in7.dat"
+		zin=$tmp/in7.dat
+	fi
+	bench "v7 zstd pieces -> v7 zstd ($zin)" "$zin"
+	r7=$ratio_ rss7=$rss_ d7=$data_
+	check "$zin"
 	rm -f "$tmp/in7.dat"
 fi
 
 echo
 echo "targets (issue 4):"
 target "merge / cat time ratio (v6)" "$r6" 2
+echo "       (v6 trace-data part alone: ${d6}x cat, CPU time)"
+if [ "${ZSTD:-1}" = 1 ]; then
+	target "merge / cat time ratio (v7 zstd)" "$r7" 2
+	echo "       (v7 zstd trace-data part alone: ${d7}x cat, CPU time)"
+fi
 target "merge peak RSS (MiB)" "$(mib "$rss6")" 64
+[ "${ZSTD:-1}" = 1 ] && target "merge peak RSS, v7 (MiB)" "$(mib "$rss7")" 64
+exit 0

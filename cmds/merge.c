@@ -34,11 +34,14 @@ static const char usage[] =
 "                      page size; K and M suffixes (default 10 pages)\n"
 "  --threads N         compression threads (default: online CPUs)\n"
 "  -q                  no progress line, no notes about duplicates\n"
+"  -v                  say how the data went: pages merged or copied,\n"
+"                      streams and chunks copied as stored\n"
 "  -h, --help          show this help\n";
 
 struct args {
 	const char **in;
 	int nin;
+	int verbose;		/* -v */
 	struct outopts opts;	/* -o, -q and the output options */
 };
 
@@ -49,6 +52,9 @@ static int parse_option(struct args *a, int c, const char *arg)
 	switch (c) {
 	case 'i':
 		a->in[a->nin++] = arg;
+		return 0;
+	case 'v':
+		a->verbose = 1;
 		return 0;
 	default:
 		r = outopt_parse(&a->opts, c, arg);
@@ -68,7 +74,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 	}
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hi:o:q", outopt_long_opts,
+	while ((c = getopt_long(argc, argv, ":hi:o:qv", outopt_long_opts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
@@ -125,6 +131,21 @@ static void report_duplicates(const struct merge_stats *st)
 			(unsigned long long)st->dup_events);
 }
 
+/* -v: what went which way, one line (tests check the fast path). */
+static void report_stats(const struct merge_stats *st)
+{
+	fprintf(stderr, "tracebox merge: %llu pages in, %llu copied, %llu cut;"
+		" %llu streams copied whole, %llu pages unparsed, %llu"
+		" chunks copied, %llu of them not decompressed\n",
+		(unsigned long long)st->pages_in,
+		(unsigned long long)st->pages_copied,
+		(unsigned long long)st->pages_cut,
+		(unsigned long long)st->streams_copied,
+		(unsigned long long)st->pages_raw_copied,
+		(unsigned long long)st->chunks_copied,
+		(unsigned long long)st->chunks_stored);
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	struct merge_stats st;
@@ -170,5 +191,7 @@ int cmd_merge(int argc, char **argv)
 	}
 	if (!a.opts.quiet)
 		report_duplicates(&st);
+	if (a.verbose)
+		report_stats(&st);
 	return 0;
 }

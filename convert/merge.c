@@ -97,7 +97,8 @@ static int note_streams(struct merge_ctx *m, int i, struct tdat_file *f,
 			s.idx = k;
 			s.cpu = buf->cpus[k].cpu;
 			s.size = buf->cpus[k].size;
-			if (merge_first_ts(f, b, k, &s.key, err))
+			if (merge_first_ts(f, b, k, &s.key, err) ||
+			    merge_last_ts(f, &s, err))
 				return -1;
 			if (add_stream(m, &s))
 				goto nomem;

@@ -40,6 +40,9 @@ struct merge_stats {
 	uint64_t chunks_copied;	/* compressed chunks passed through */
 	uint64_t dup_pages;	/* identical pages dropped */
 	uint64_t dup_events;	/* repeated events dropped */
+	uint64_t streams_copied;/* CPU streams written whole, events unread */
+	uint64_t chunks_stored;	/* chunks copied without decompressing */
+	uint64_t pages_raw_copied; /* pages written without reading events */
 };
 
 /*

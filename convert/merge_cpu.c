@@ -366,10 +366,12 @@ static int put_stored_chunk(struct cpu_merge *c, struct head *h,
 	c->nbatch = c->run_start;
 	if (flush(c, err))
 		return -1;
-	r = tdat_writer_put_chunk(c->w, h->cdata, h->csize, h->usize, err);
+	/* decoded already (its events were read): not checked again */
+	r = tdat_writer_put_chunk_stored(c->w, h->cdata, h->csize, h->usize,
+					 err);
 	if (r == -2)
-		return bad_page(c, h, "chunk is corrupt (it does not"
-				" decompress to whole, sane pages)", err);
+		return bad_page(c, h, "chunk is corrupt (its sizes or frame"
+				" header are not sane)", err);
 	if (r)
 		return -1;
 	c->m->st->chunks_copied++;
@@ -938,6 +940,31 @@ static uint64_t page_last(const struct head *h)
 	return h->nev ? h->ts[h->nev - 1] : h->prev;
 }
 
+/* The next streams to open, while one lies wholly before every other
+ * stream (open or not): written as stored (merge_copy.c). */
+static int copy_whole(struct cpu_merge *c, struct merge_stream *s, int n,
+		      int *next, struct tdat_error *err)
+{
+	for (; *next < n; ++*next) {
+		int i, has = *next + 1 < n;
+		uint64_t limit = has ? s[*next + 1].key : UINT64_MAX;
+
+		for (i = 0; i < c->nh; i++)
+			if (!c->h[i].done && (!has ||
+					      head_ts(&c->h[i]) < limit)) {
+				limit = head_ts(&c->h[i]);
+				has = 1;
+			}
+		if (!merge_copy_fits(&s[*next], has, limit))
+			return 0;
+		c->run_h = NULL;
+		if (flush(c, err) ||
+		    merge_copy_stream(c->m, c->w, &s[*next], err))
+			return -1;
+	}
+	return 0;
+}
+
 static int run(struct cpu_merge *c, struct merge_stream *s, int n,
 	       struct tdat_error *err)
 {
@@ -945,6 +972,8 @@ static int run(struct cpu_merge *c, struct merge_stream *s, int n,
 	int next = 0;
 
 	for (;;) {
+		if (copy_whole(c, s, n, &next, err))
+			return -1;
 		h = front(c);
 		/* Open the streams that start inside the front's page. */
 		while (next < n && (!h || s[next].key <= page_last(h))) {

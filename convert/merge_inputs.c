@@ -113,3 +113,12 @@ int merge_first_ts(struct tdat_file *f, int buf, int idx, uint64_t *ts,
 	tdat_cpu_close(r);
 	return got < 0 ? -1 : 0;
 }
+
+int merge_last_ts(struct tdat_file *f, struct merge_stream *s,
+		  struct tdat_error *err)
+{
+	int r = tdat_cpu_last_ts(f, s->buf, s->idx, &s->last, err);
+
+	s->last_known = r > 0;
+	return r < 0 ? -1 : 0;
+}

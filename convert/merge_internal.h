@@ -24,6 +24,8 @@ struct merge_stream {
 	int out_buf;		/* output buffer */
 	char *bufname;		/* its name (owned) */
 	uint64_t key;		/* first event's timestamp; UINT64_MAX: none */
+	uint64_t last;		/* last event's timestamp, if last_known */
+	int last_known;
 	uint64_t size;		/* stored bytes, for progress */
 };
 
@@ -89,6 +91,29 @@ void input_slim(struct tdat_file *f);
 /* The first event timestamp of a stream (UINT64_MAX if none). */
 int merge_first_ts(struct tdat_file *f, int buf, int idx, uint64_t *ts,
 		    struct tdat_error *err);
+
+/* The last event timestamp of a stream, read from its end: s->last and
+ * s->last_known (0 when it cannot be known cheaply). */
+int merge_last_ts(struct tdat_file *f, struct merge_stream *s,
+		  struct tdat_error *err);
+
+/* ---- merge_copy.c ---- */
+
+/*
+ * Whether stream s of an output CPU needs no merging: its whole time
+ * range comes strictly before limit, the earliest next event of every
+ * other stream of the CPU, open or yet to open (has_limit 0: there is
+ * no other).
+ */
+int merge_copy_fits(const struct merge_stream *s, int has_limit,
+		    uint64_t limit);
+/*
+ * Write such a stream as stored, its events unread: raw pages as they
+ * are, chunks as they are when the output keeps the input's codec and
+ * chunking (else decoded to pages, not parsed).  0 or -1.
+ */
+int merge_copy_stream(struct merge_ctx *m, struct tdat_writer *w,
+		      struct merge_stream *s, struct tdat_error *err);
 
 /* ---- merge_cpu.c ---- */
 

@@ -234,6 +234,21 @@ int tdat_cpu_next_page(struct tdat_cpu_reader *r, const uint8_t **page,
 	return 1;
 }
 
+int tdat_cpu_next_pages(struct tdat_cpu_reader *r, const uint8_t **pages,
+			size_t *len, uint64_t *offset, struct tdat_error *err)
+{
+	const uint8_t *p;
+	int got = tdat_cpu_next_page(r, &p, offset, err);
+
+	if (got <= 0)
+		return got;
+	/* The page handed out and the rest of the window with it. */
+	*pages = p;
+	*len = r->wlen - r->wpos + r->page_size;
+	r->wpos = r->wlen;
+	return 1;
+}
+
 int tdat_cpu_next_chunk(struct tdat_cpu_reader *r, const uint8_t **data,
 			uint32_t *csize, uint32_t *usize,
 			struct tdat_error *err)

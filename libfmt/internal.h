@@ -173,6 +173,13 @@ int sections_scan(struct tdat_file *f, uint64_t first,
 		  struct tdat_error *err);
 const char *strings_lookup(const struct tdat_file *f, int32_t id);
 
+/* ---- chunkindex.c ---- */
+
+/* What can be checked of a compressed chunk without decoding it: the
+ * codec's frame header and sizes.  NULL if sane, else what is wrong. */
+const char *chunk_frame_check(enum tdat_codec c, const uint8_t *p,
+			      uint32_t csize, uint32_t usize);
+
 /* ---- chunkpool.c: parallel chunk compression, results in order ---- */
 
 /*

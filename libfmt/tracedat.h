@@ -279,6 +279,14 @@ int tdat_cpu_next_page(struct tdat_cpu_reader *r, const uint8_t **page,
 		       uint64_t *offset, struct tdat_error *err);
 
 /*
+ * Like tdat_cpu_next_page, but every page read with it at once: the rest
+ * of the read window (raw data, up to 64 pages) or of the chunk
+ * (compressed); *len is whole pages.
+ */
+int tdat_cpu_next_pages(struct tdat_cpu_reader *r, const uint8_t **pages,
+			size_t *len, uint64_t *offset, struct tdat_error *err);
+
+/*
  * Next compressed chunk as stored, for copying without recompression:
  * 1 with the payload, 0 at end, -1 on error.  Only for compressed
  * streams, and not mixed with tdat_cpu_next_page on one reader.
@@ -352,6 +360,21 @@ int tdat_writer_put_pages(struct tdat_writer *w, const void *data,
 int tdat_writer_put_chunk(struct tdat_writer *w, const void *data,
 			  uint32_t csize, uint32_t usize,
 			  struct tdat_error *err);
+/*
+ * The same, copied as stored without being decompressed (cheap): only
+ * what needs no decoding is checked (sizes, whole pages, the codec's
+ * frame header against csize and usize), -2 if that is wrong.  The
+ * payload is trusted: it is the input's, unchanged, so the output is as
+ * sound as the input, and readers check every page they decode.
+ * _chunks_stored takes a run of whole chunks with their 8-byte headers
+ * (u32 csize, u32 usize) as a file of the output's byte order stores
+ * them, and writes it at once.
+ */
+int tdat_writer_put_chunk_stored(struct tdat_writer *w, const void *data,
+				 uint32_t csize, uint32_t usize,
+				 struct tdat_error *err);
+int tdat_writer_put_chunks_stored(struct tdat_writer *w, const void *run,
+				  size_t len, struct tdat_error *err);
 int tdat_writer_end_cpu(struct tdat_writer *w, struct tdat_error *err);
 /* A latency buffer's text, instead of CPUs. */
 int tdat_writer_put_latency(struct tdat_writer *w, int buf, const void *text,
@@ -499,6 +522,69 @@ void tdat_page_fill_finish(const struct tdat_file *f,
  * at time ts appended: 1, 0 if the page is full, -1 if it cannot go. */
 int tdat_page_fill_item(const struct tdat_file *f, struct tdat_page_fill *pf,
 			const uint8_t *item, uint32_t len, uint64_t ts);
+
+/* ---- chunk headers of a compressed stream (chunkindex.c) ---------------- */
+
+/*
+ * Walk the chunks of a compressed CPU stream by their 8-byte headers
+ * alone, payloads unread: to find the last chunk, or to copy chunks as
+ * stored.  Each header is checked (inside the stream's extent and its
+ * chunk count, whole pages, at most TDAT_MAX_CHUNK, no larger than the
+ * codec's worst case) before it is used; failures name the file, the
+ * header's offset and what is wrong.
+ */
+struct tdat_chunk {
+	uint64_t offset;	/* of the header; payload at offset + 8 */
+	uint32_t csize, usize;
+};
+struct tdat_chunk_walk {
+	struct tdat_file *f;
+	const char *buf_name;
+	int cpu;
+	uint32_t page_size;
+	uint32_t nchunks;	/* the stream's chunk count */
+	uint32_t done;		/* headers walked */
+	uint64_t next;		/* offset of the next header */
+	uint64_t end;		/* end of the stream's extent */
+	uint64_t usize;		/* uncompressed bytes of the chunks walked */
+};
+/* Start at buffers[buf].cpus[idx] (compressed), reading its chunk count. */
+int tdat_chunk_walk_init(struct tdat_chunk_walk *cw, struct tdat_file *f,
+			 int buf, int idx, struct tdat_error *err);
+/* The next header: 1 with c, 0 after the last chunk, -1. */
+int tdat_chunk_walk_next(struct tdat_chunk_walk *cw, struct tdat_chunk *c,
+			 struct tdat_error *err);
+/* The next header from 8 bytes the caller read at cw->next: 1 or -1. */
+int tdat_chunk_walk_header(struct tdat_chunk_walk *cw, const uint8_t *h,
+			   struct tdat_chunk *c, struct tdat_error *err);
+/* Walk to the end: 1 with the last chunk holding pages, 0 if none, -1. */
+int tdat_chunk_walk_last(struct tdat_chunk_walk *cw, struct tdat_chunk *last,
+			 struct tdat_error *err);
+/* The payload of a chunk the walk gave (c->csize bytes into buf). */
+int tdat_chunk_read(struct tdat_chunk_walk *cw, const struct tdat_chunk *c,
+		    void *buf, struct tdat_error *err);
+/*
+ * Read whole chunks, headers and payloads as stored, from the walk's
+ * position into *buf (grown as needed, *cap bytes; free it): about want
+ * bytes, at least one chunk.  Returns the bytes (0 after the last chunk)
+ * with *nchunks, or -1.
+ */
+int64_t tdat_chunk_walk_run(struct tdat_chunk_walk *cw, uint8_t **buf,
+			    size_t *cap, size_t want, uint32_t *nchunks,
+			    struct tdat_error *err);
+
+/* ---- the end of a CPU stream (streamtail.c) ------------------------------ */
+
+/*
+ * The timestamp of the last event of buffers[buf].cpus[idx], found from
+ * the end: the last pages of raw data, or the last chunk holding pages
+ * (found by its header walk) of compressed data, decoded alone.  1 with
+ * *ts; 0 when it cannot be known cheaply (no event in the last few
+ * pages or the last chunk, a last page or chunk that does not read);
+ * -1 only when a chunk header is out of bounds (err filled).
+ */
+int tdat_cpu_last_ts(struct tdat_file *f, int buf, int idx, uint64_t *ts,
+		     struct tdat_error *err);
 
 /* ---- decompressing single chunks (chunkdec.c) --------------------------- */
 

@@ -162,6 +162,37 @@ int tdat_writer_put_chunk(struct tdat_writer *w, const void *data,
 	return chunks_copy(w, data, csize, usize, err);
 }
 
+/* The checks of tdat_writer_put_chunk before a stored chunk goes out. */
+static int stored_start(struct tdat_writer *w, struct tdat_error *err)
+{
+	if (check_stream(w, err))
+		return -1;
+	if (w->codec == TDAT_CODEC_NONE)
+		return writer_fail(w, err, "a compressed chunk cannot go into"
+				   " an uncompressed file");
+	if (!w->bufs[w->cur].keep)
+		return 1;
+	return stream_start(w, err);
+}
+
+int tdat_writer_put_chunk_stored(struct tdat_writer *w, const void *data,
+				 uint32_t csize, uint32_t usize,
+				 struct tdat_error *err)
+{
+	int r = stored_start(w, err);
+
+	return r ? (r > 0 ? 0 : -1) :
+		   chunks_put_stored_one(w, data, csize, usize, err);
+}
+
+int tdat_writer_put_chunks_stored(struct tdat_writer *w, const void *run,
+				  size_t len, struct tdat_error *err)
+{
+	int r = len ? stored_start(w, err) : 1;
+
+	return r ? (r > 0 ? 0 : -1) : chunks_put_stored(w, run, len, err);
+}
+
 int tdat_writer_end_cpu(struct tdat_writer *w, struct tdat_error *err)
 {
 	struct wbuf *wb = &w->bufs[w->cur];

@@ -153,3 +153,85 @@ int chunks_copy(struct tdat_writer *w, const void *data, uint32_t csize,
 	tdat_store32(w->big, h + 4, usize);
 	return emit(w, h, 8, err) || emit(w, data, csize, err) ? -1 : 0;
 }
+
+/*
+ * Stored chunks are copied without being decompressed, which is what
+ * makes copying them cheap, so only what needs no decoding is checked:
+ * sizes in bounds, whole pages, and the codec's frame header agreeing
+ * with the chunk header (zstd: one frame exactly csize bytes long, of
+ * usize bytes when it says).  Trusting the rest is right because the
+ * bytes are the input's, unchanged: the output is exactly as sound as
+ * the input, never worse, and libfmt's readers check every page they
+ * decode.  A damaged payload therefore reads back as the same damage.
+ */
+static const char *stored_why(struct tdat_writer *w, const uint8_t *data,
+			      uint32_t csize, uint32_t usize)
+{
+	struct wbuf *wb = &w->bufs[w->cur];
+
+	if (!usize || usize % wb->page_size || usize > TDAT_MAX_CHUNK)
+		return "does not hold whole pages";
+	if (csize > codec_bound(w->codec, usize))
+		return "is larger than any compression of its pages";
+	return chunk_frame_check(w->codec, data, csize, usize);
+}
+
+static int stored_bad(struct tdat_writer *w, uint32_t usize, const char *why,
+		      struct tdat_error *err)
+{
+	struct wbuf *wb = &w->bufs[w->cur];
+
+	w->broken = 1;
+	tdat_fail_nooff(err, w->meta->path ? w->meta->path : w->out.path,
+			"buffer \"%s\" CPU %d: stored %s chunk %u (%u bytes) %s",
+			wb->b->name, w->cpu->cpu, tdat_codec_name(w->codec),
+			w->nchunks, usize, why);
+	return -2;
+}
+
+int chunks_put_stored(struct tdat_writer *w, const uint8_t *run, size_t len,
+		      struct tdat_error *err)
+{
+	size_t at = 0;
+
+	if (flush_chunks(w, err))
+		return -1;
+	while (at < len) {
+		uint32_t csize, usize;
+		const char *why = NULL;
+
+		if (len - at < 8)
+			return stored_bad(w, 0, "is cut inside its header", err);
+		csize = tdat_load32(w->big, run + at);
+		usize = tdat_load32(w->big, run + at + 4);
+		if (csize > len - at - 8)
+			why = "runs past the bytes given";
+		else
+			why = stored_why(w, run + at + 8, csize, usize);
+		if (why)
+			return stored_bad(w, usize, why, err);
+		if (count_chunk(w, err))
+			return -1;
+		at += 8 + (size_t)csize;
+	}
+	return emit(w, run, len, err);
+}
+
+int chunks_put_stored_one(struct tdat_writer *w, const void *data,
+			  uint32_t csize, uint32_t usize,
+			  struct tdat_error *err)
+{
+	const char *why;
+	uint8_t h[8];
+
+	if (flush_chunks(w, err))
+		return -1;
+	why = stored_why(w, data, csize, usize);
+	if (why)
+		return stored_bad(w, usize, why, err);
+	if (count_chunk(w, err))
+		return -1;
+	tdat_store32(w->big, h, csize);
+	tdat_store32(w->big, h + 4, usize);
+	return emit(w, h, 8, err) || emit(w, data, csize, err) ? -1 : 0;
+}

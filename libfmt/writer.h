@@ -158,6 +158,14 @@ int chunks_add(struct tdat_writer *w, const uint8_t *p, size_t len,
  * is corrupt. */
 int chunks_copy(struct tdat_writer *w, const void *data, uint32_t csize,
 		uint32_t usize, struct tdat_error *err);
+/* Chunks copied as stored, not decompressed: a run of them (u32 csize,
+ * u32 usize, payload; in the output's byte order) or one.  Only what
+ * needs no decoding is checked: -2 if that is wrong. */
+int chunks_put_stored(struct tdat_writer *w, const uint8_t *run, size_t len,
+		      struct tdat_error *err);
+int chunks_put_stored_one(struct tdat_writer *w, const void *data,
+			  uint32_t csize, uint32_t usize,
+			  struct tdat_error *err);
 /* Wait for every chunk, then patch the count at count_at. */
 int chunks_end(struct tdat_writer *w, uint64_t count_at,
 	       struct tdat_error *err);

@@ -23,4 +23,5 @@ void suite_report_opts(void);
 void suite_salvage(void);
 void suite_tsadjust(void);
 void suite_chunkread(void);
+void suite_chunkindex(void);
 #endif

@@ -1,0 +1,198 @@
+#!/bin/sh
+# merge's fast path: a CPU stream lying wholly before the others is
+# copied as stored (raw pages as they are, compressed chunks not even
+# decompressed), and `merge -v` says so.  Its output is byte for byte
+# the original's per CPU; a damaged chunk payload passes through as the
+# same damage (report names it in both), a damaged chunk header or frame
+# header is refused with one line and nothing written; pieces that
+# overlap still take the merging path and come out right.
+. "$E2E/lib.sh"
+TOOLS=$(dirname "$TB")/tools
+[ -x "$TOOLS/tdat-digest" ] && [ -x "$TOOLS/mkpieces" ] ||
+	skip "build the test tools first (make $TOOLS/mkpieces $TOOLS/tdat-digest)"
+$TB split --help >/dev/null 2>&1 || skip "split is not built"
+sums=$(sha256sum "$FIX"/*.dat)
+
+streams() { "$TOOLS/tdat-digest" "$1" | grep -E '^(buffer|  cpu)'; }
+# stat WORD: the number before WORD in merge -v's line.
+stat() {
+	grep '^tracebox merge: .* pages in' "$ERR" |
+		sed -E "s/.* ([0-9]+) $1.*/\\1/"
+}
+
+# chunk_at FILE K: file offset of the header of CPU 0's chunk K (v7,
+# top buffer, from the options chain).
+chunk_at() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+name_end = d.index(0, 18)
+ver_end = d.index(0, name_end + 1)
+off = struct.unpack_from('<Q', d, ver_end + 1)[0]
+cpu0 = None
+while off:
+    size = struct.unpack_from('<Q', d, off + 8)[0]
+    body, pos, nxt = off + 16, off + 16, 0
+    while pos < body + size:
+        oid, osz = struct.unpack_from('<HI', d, pos)
+        data = pos + 6
+        if oid == 0:
+            nxt = struct.unpack_from('<Q', d, data)[0]
+        elif oid == 3 and cpu0 is None:
+            p = d.index(0, data + 8) + 1
+            p = d.index(0, p) + 1 + 4
+            n = struct.unpack_from('<I', d, p)[0]; p += 4
+            for i in range(n):
+                cpu, coff, csz = struct.unpack_from('<IQQ', d, p + 20 * i)
+                if cpu == 0:
+                    cpu0 = coff
+        pos = data + osz
+    off = nxt
+p = cpu0 + 4
+for k in range(int(sys.argv[2])):
+    p += 8 + struct.unpack_from('<I', d, p)[0]
+print(p)
+PY
+}
+# poke FILE OFFSET HEX: overwrite bytes.
+poke() {
+	printf "$(echo "$3" | sed 's/../\\x&/g')" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+for f in $(fixtures); do
+	n=$(basename "$f" .dat)
+	# about 4 pieces: each carries megabytes of metadata
+	most=$("$TOOLS/tdat-digest" "$f" | awk '$1 == "cpu" && $4 > m { m = $4 } END { print m + 0 }')
+	np=$((most / 4 + 1))
+	step "$n: page-aligned pieces (-p $np) merge back as stored, byte for byte"
+	rm -f sp.*
+	expect_exit 0 $TB split -i "$f" -o sp -p $np -r
+	expect_exit 0 $TB merge -q -v -o m.dat sp.*
+	streams "$f" >s.orig
+	streams m.dat >s.merged
+	assert_same s.orig s.merged
+	assert_eq 0 "$(stat cut)" "pages cut"
+	[ "$(stat streams)" -ge 1 ] || fail "no stream was copied whole"
+	case $n in v7-zstd*|v7-zlib*)
+		[ "$(stat "of them")" -ge 1 ] ||
+			fail "no chunk was copied without decompressing" ;;
+	esac
+	# every page of the pieces went out unparsed, and nothing else
+	[ "$(stat "pages unparsed")" = "$(stat "pages in")" ] ||
+		fail "pages were parsed: $(cat "$ERR")"
+done
+
+zs=$FIX/v7-zstd-markers-raw_syscalls.dat
+step "chunks of whole-chunk pieces are the original's, none decompressed"
+rm -f sp.*
+expect_exit 0 $TB split -i "$zs" -o sp -p 110 -r
+expect_exit 0 $TB merge -q -v -o m.dat sp.*
+"$TOOLS/tdat-digest" --chunks "$zs" >c.orig
+"$TOOLS/tdat-digest" --chunks m.dat >c.merged
+assert_same c.orig c.merged
+assert_eq "$(stat "chunks copied")" "$(stat "of them")" "chunks not decompressed"
+assert_eq "$(wc -l <c.orig)" "$(stat "of them")" "chunks stored"
+
+step "a damaged chunk payload is copied as it is: the same damage"
+cp sp.0001 bad.0001
+at=$(chunk_at bad.0001 3)
+c=$(od -An -tu4 -j "$at" -N4 bad.0001 | tr -d ' ')
+poke bad.0001 $((at + 8 + c / 2)) ffffffffffffffffffffffffffffffff
+expect_exit 0 $TB merge -q -v -o mbad.dat bad.0001 sp.0002 sp.0003 sp.0004
+assert_eq "$(stat "chunks copied")" "$(stat "of them")" "chunks not decompressed"
+set +e
+$TB report -i sp.0001 >r.good 2>/dev/null
+$TB report -i bad.0001 >r.bad 2>e.bad; rb=$?
+$TB report -i m.dat >r.all 2>/dev/null
+$TB report -i mbad.dat >r.mbad 2>e.mbad; rm=$?
+set -e
+assert_eq 1 "$rb" "report of the damaged piece"
+assert_eq 1 "$rm" "report of the merge of the damaged piece"
+assert_grep 'mbad\.dat: offset [0-9]+: buffer "" CPU 0: chunk does not decompress' e.mbad
+assert_eq "$(sed 's/^.*: offset [0-9]*//' e.bad)" \
+	  "$(sed 's/^.*: offset [0-9]*//' e.mbad)" "the damage reported"
+# exactly the events the damaged piece lost are missing
+diff r.good r.bad | grep '^[<>]' >lost.piece || true
+diff r.all r.mbad | grep '^[<>]' >lost.merged || true
+[ -s lost.piece ] || fail "the damage lost no event"
+assert_same lost.piece lost.merged
+
+step "a damaged chunk header is refused: one line, nothing written"
+cp sp.0002 hdr.0002
+at=$(chunk_at hdr.0002 2)
+poke hdr.0002 "$at" ffffff7f
+expect_exit 1 $TB merge -q -o no.dat sp.0001 hdr.0002 sp.0003
+assert_lines 1 "$ERR"
+assert_grep "hdr\.0002: offset $at: buffer \"\" CPU 0: chunk" "$ERR"
+assert_file_absent no.dat
+
+step "a chunk that is not a zstd frame is refused: one line, nothing written"
+cp sp.0002 frame.0002
+at=$(chunk_at frame.0002 2)
+poke frame.0002 $((at + 8)) 00000000
+expect_exit 1 $TB merge -q -o no.dat sp.0001 frame.0002 sp.0003
+assert_lines 1 "$ERR"
+assert_grep "frame\.0002: offset $at: buffer \"\" CPU 0: zstd chunk \([0-9]+ bytes\) is not a zstd frame" "$ERR"
+assert_file_absent no.dat
+
+step "overlapping pieces take the merging path and come out right"
+for f in "$zs" "$FIX"/v6-sched-irq.dat; do
+	rm -f pc.*
+	"$TOOLS/mkpieces" -i 2 "$f" pc >/dev/null
+	expect_exit 0 $TB merge -q -v -o m.dat pc.*
+	[ "$(stat "pages unparsed")" -lt "$(stat "pages in")" ] ||
+		fail "interleaved pieces were copied unparsed: $(cat "$ERR")"
+	streams "$f" >s.orig
+	streams m.dat >s.merged
+	assert_same s.orig s.merged
+	rm -f pc.*
+	"$TOOLS/mkpieces" -p 2 -o 1 "$f" pc >/dev/null
+	expect_exit 0 $TB merge -v -o m.dat pc.*
+	assert_grep "dropped [1-9][0-9]* repeated pages" "$ERR"
+	streams m.dat >s.merged
+	assert_same s.orig s.merged
+done
+
+step "a piece given twice: its copies are merged (repeats dropped), the rest copied"
+expect_exit 0 $TB merge -v -o m2.dat sp.0001 sp.0002 sp.0003 sp.0002 sp.0004
+assert_grep "dropped [1-9][0-9]* repeated pages" "$ERR"
+[ "$(stat streams)" -ge 2 ] || fail "the other pieces were not copied whole"
+[ "$(stat "pages unparsed")" -lt "$(stat "pages in")" ] ||
+	fail "the repeated piece was copied unparsed: $(cat "$ERR")"
+streams "$zs" >s.orig
+streams m2.dat >s.merged
+assert_same s.orig s.merged
+
+step "other codec or level: pages fed to the compressor, events unread"
+rm -f sp.*
+expect_exit 0 $TB split -i "$FIX"/v6-sched-irq.dat -o sp -p 2 -r
+expect_exit 0 $TB merge -q -v -o z.dat --compression zstd sp.*
+[ "$(stat streams)" -ge 1 ] || fail "no stream was copied whole"
+assert_eq 0 "$(stat "of them")" "chunks stored from raw pieces"
+streams "$FIX"/v6-sched-irq.dat >s.orig
+streams z.dat >s.merged
+assert_same s.orig s.merged
+rm -f sp.*
+expect_exit 0 $TB split -i "$zs" -o sp -p 110 -r
+expect_exit 0 $TB merge -q -v -o l9.dat --level 9 sp.*
+assert_eq 0 "$(stat "of them")" "chunks stored with --level 9"
+streams "$zs" >s.orig
+streams l9.dat >s.merged
+assert_same s.orig s.merged
+
+step "descriptors stay bounded on the fast path: 12 pieces, ulimit -n 9"
+rm -f pc.*
+many=$FIX/v7-zstd-sched-irq-tc34.dat
+"$TOOLS/mkpieces" -p 4 "$many" pc >/dev/null
+[ "$(ls pc.* | wc -l)" -ge 10 ] || fail "expected 10 pieces or more"
+(ulimit -n 9 && $TB merge -q -v -o many.dat pc.*) 2>"$ERR" ||
+	fail "merge of many pieces under ulimit -n 9: $(cat "$ERR")"
+[ "$(stat streams)" -ge 1 ] || fail "no stream was copied whole"
+streams "$many" >s.orig
+streams many.dat >s.merged
+assert_same s.orig s.merged
+
+step "inputs are never modified"
+assert_eq "$sums" "$(sha256sum "$FIX"/*.dat)" "fixture checksums"
+echo "merge copy ok"
