@@ -21,4 +21,5 @@ void suite_record_opts(void);
 void suite_json(void);
 void suite_report_opts(void);
 void suite_salvage(void);
+void suite_merge_meta(void);
 #endif
