@@ -563,12 +563,13 @@ static void prepare(struct variant *v)
 			  sizeof(*o->extra));
 	if (!o->extra)
 		die("%s", "out of memory");
-	memcpy(o->extra, v->in->extra, (size_t)o->nextra * sizeof(*o->extra));
+	if (o->nextra)
+		memcpy(o->extra, v->in->extra,
+		       (size_t)o->nextra * sizeof(*o->extra));
 	if (v->unknown)
 		add_unknown(o);
 	if (v->nadded && o->version < 7)
 		die("%s", "--section and --zsection need a v7 file");
-
 	if (v->big) {
 		o->big_endian = 1;
 		for (i = 0; i < TDAT_META_COUNT; i++)
