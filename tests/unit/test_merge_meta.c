@@ -603,6 +603,39 @@ static void test_stored_tie(void)
 	tdat_close(e);
 }
 
+/* zlib sections are checked by decoding them through a window. */
+static void test_stored_zlib(void)
+{
+	const char *name = "v7-zlib-sched-irq-tc34.dat";
+	struct tdat_file *l = open_flags(fixture(name), TDAT_OPEN_LAZY_META);
+	struct tdat_file *e = open_fix(name);
+	struct tdat_stored *s;
+	struct tdat_error err;
+	struct tdat_blob b;
+	int i;
+
+	CU_ASSERT_FATAL(l && e);
+	for (i = 0; i < TDAT_META_V6_COUNT; i++) {
+		if (!tdat_meta_pending(l, i))
+			continue;
+		CU_ASSERT_EQUAL(tdat_meta_check(l, i, &err), 0);
+		CU_ASSERT_FATAL(tdat_meta_decode(l, i, &b, &err) == 0);
+		CU_ASSERT(blob_same(&b, &e->meta[i]));
+		free(b.data);
+	}
+	/* Damage late in the kallsyms stream: adler32 finds it. */
+	CU_ASSERT_FATAL(tdat_meta_pending(l, TDAT_META_KALLSYMS));
+	CU_ASSERT_EQUAL(tdat_meta_load(l, TDAT_META_PRINTK, &err), 0);
+	s = &l->stored[TDAT_META_KALLSYMS];
+	CU_ASSERT_FATAL(!fio_read_blob(l, s->offset + SECTION_HEADER_SIZE,
+				       s->size, &s->bytes, "test", &err));
+	s->bytes.data[s->size - 2] ^= 0x40;
+	CU_ASSERT_EQUAL(tdat_meta_check(l, TDAT_META_KALLSYMS, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "zlib data does not decompress"));
+	tdat_close(l);
+	tdat_close(e);
+}
+
 /* The section bodies of a v7 file with their ids, as stored. */
 static int stored_equal(const char *a, const char *b, int part)
 {
@@ -804,6 +837,7 @@ void suite_merge_meta(void)
 	CU_add_test(s, "join: unknown sections", test_join_extras);
 	CU_add_test(s, "stored forms: kept, tied to content, decoded",
 		    test_stored_tie);
+	CU_add_test(s, "stored forms of zlib sections", test_stored_zlib);
 	CU_add_test(s, "writer copies stored sections", test_writer_copies_stored);
 	CU_add_test(s, "lazy join gives the slow join's result",
 		    test_lazy_same_as_slow);
