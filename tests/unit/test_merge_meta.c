@@ -583,6 +583,15 @@ static void test_stored_tie(void)
 			  !memcmp(b.data, e->meta[i].data, b.len));
 		free(b.data);
 	}
+	/* Texts of pending parts are refused, not read as empty. */
+	{
+		const char *t;
+		size_t n;
+
+		CU_ASSERT_EQUAL(tdat_meta_text(l, TDAT_META_KALLSYMS, &t, &n,
+					       &err), -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "not decoded"));
+	}
 	CU_ASSERT_EQUAL(tdat_meta_load(l, TDAT_META_KALLSYMS, &err), 0);
 	CU_ASSERT(!tdat_meta_pending(l, TDAT_META_KALLSYMS));
 	CU_ASSERT_PTR_NOT_NULL(tdat_meta_stored(l, TDAT_META_KALLSYMS));
