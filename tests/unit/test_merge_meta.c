@@ -796,6 +796,7 @@ static void test_lazy_damage(void)
 	const char *bad = tmp("damaged.dat");
 	const struct tdat_stored *s;
 	struct tdat_error e1, e2;
+	uint64_t off;
 	uint8_t junk[64];
 	FILE *fp;
 	char cmd[8192];
@@ -803,6 +804,7 @@ static void test_lazy_damage(void)
 	CU_ASSERT_FATAL(l != NULL);
 	s = tdat_meta_stored(l, TDAT_META_KALLSYMS);
 	CU_ASSERT_FATAL(s != NULL);
+	off = s->offset;
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", fixture(ZSTD_FIX), bad);
 	CU_ASSERT_FATAL(system(cmd) == 0);
 	/* The zstd frame header of kallsyms's block becomes junk. */
@@ -824,6 +826,18 @@ static void test_lazy_damage(void)
 	CU_ASSERT_STRING_EQUAL(e1.msg, e2.msg);
 	CU_ASSERT(tdat_meta_pending(l, TDAT_META_KALLSYMS));
 	tdat_close(l);
+
+	/* A hostile size in the block header: the lazy open refuses it as
+	 * tdat_open does, before anything is allocated. */
+	fp = fopen(bad, "r+b");
+	CU_ASSERT_FATAL(fp != NULL);
+	CU_ASSERT_FATAL(!fseek(fp, (long)(off + 16 + 4), SEEK_SET));
+	CU_ASSERT_FATAL(fwrite("\xf0\xff\xff\xff", 1, 4, fp) == 4);
+	fclose(fp);
+	CU_ASSERT_PTR_NULL(tdat_open(bad, &e1));
+	CU_ASSERT_PTR_NULL(tdat_open_flags(bad, TDAT_OPEN_LAZY_META, &e2));
+	CU_ASSERT_STRING_EQUAL(e1.msg, e2.msg);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e2.msg, "implausible"));
 	unlink(bad);
 }
 
