@@ -109,13 +109,42 @@ nomem:
 	return merge_fail(err, "%s: out of memory", f->path);
 }
 
+/* The output's version, as write_opts will choose it. */
+static int out_version(const struct merge_ctx *m)
+{
+	return m->o->version ? m->o->version : m->meta->version;
+}
+
+/* Unknown sections the output takes from input i (from index from on):
+ * a v6 output has no place for them. */
+static void warn_extras(struct merge_ctx *m, int i, int from)
+{
+	int k;
+
+	if (out_version(m) != 6)
+		return;
+	for (k = from; k < m->meta->nextra; k++)
+		merge_warn(m, "%s: section %u (\"%s\") dropped: a v6 file"
+			   " cannot hold it", m->in[i].path,
+			   m->meta->extra[k].id,
+			   m->meta->extra[k].description ?
+			   m->meta->extra[k].description : "");
+}
+
+/*
+ * Inputs are opened lazily: their compressed metadata sections stay as
+ * stored.  The first input's become the output's, checked to decode but
+ * not decoded (the output copies them while they stay unchanged); a later
+ * input's section stored as the output's is known equal undecoded.
+ */
 static int read_input(struct merge_ctx *m, int i, const char *path,
 		      struct tdat_error *err)
 {
 	struct merge_input *in = &m->in[i];
 	struct tdat_file *f;
+	int nextra = m->meta ? m->meta->nextra : 0, k;
 
-	f = tdat_open(path, err);
+	f = tdat_open_flags(path, TDAT_OPEN_LAZY_META, err);
 	if (!f)
 		return -1;
 	in->path = strdup(path);
@@ -127,19 +156,28 @@ static int read_input(struct merge_ctx *m, int i, const char *path,
 	}
 	if (i == 0)
 		m->meta = meta_from_first(f, err);
+	/* A v6 writer takes the metadata decoded. */
+	for (k = 0; i == 0 && m->meta && k < TDAT_META_COUNT; k++)
+		if (out_version(m) == 6 ? tdat_meta_load(m->meta, k, err) :
+		    tdat_meta_check(m->meta, k, err))
+			goto fail;
 	if ((i == 0 && !m->meta) ||
-	    (i > 0 && meta_join(m->meta, f, m->in[0].path, err)) ||
-	    note_streams(m, i, f, err)) {
-		tdat_close(f);
-		return -1;
-	}
+	    (i > 0 && meta_join_input(m, f, err)) ||
+	    note_streams(m, i, f, err))
+		goto fail;
+	warn_extras(m, i, nextra);
 	/* Keep it open for pass 2 while descriptors allow. */
+	for (k = 0; k < TDAT_META_COUNT; k++)
+		tdat_meta_drop_stored(f, k);
 	input_slim(f);
 	in->f = f;
 	m->nopen++;
 	in->last_use = ++m->tick;
 	input_trim(m);
 	return 0;
+fail:
+	tdat_close(f);
+	return -1;
 }
 
 /* ---- pass 2: the output ---- */

@@ -74,6 +74,14 @@ struct tdat_file *meta_from_first(const struct tdat_file *f,
  */
 int meta_join(struct tdat_file *meta, const struct tdat_file *f,
 	      const char *first, struct tdat_error *err);
+/*
+ * meta_join for an input opened with TDAT_OPEN_LAZY_META (into m->meta,
+ * m->in[0] being the first input): sections with the stored bytes of the
+ * output's are known equal, the others decoded in f and joined.  Notes
+ * for the user go through merge_warn.
+ */
+int meta_join_input(struct merge_ctx *m, struct tdat_file *f,
+		    struct tdat_error *err);
 /* Output buffer index of a buffer name, -1 if none. */
 int meta_buffer(const struct tdat_file *meta, const char *name);
 void meta_free(struct tdat_file *meta);

@@ -11,9 +11,16 @@
  * union of their lines), saved cmdlines (the union by pid, first comm
  * wins), buffers (by name) and their CPUs, the CPU count (the largest),
  * and options that several recordings each have (CPUSTAT...: each
- * input's run of them, unless the same run is there already).  Kept from
- * the first input that has them: TRACECLOCK, VERSION, TRACEID, BTF and
- * modules sections (the larger when they differ), unknown sections.
+ * input's run of them, unless the same run is there already), unknown
+ * sections (see join_extras).  Kept from the first input that has them:
+ * TRACECLOCK, VERSION, TRACEID, BTF and modules sections (the larger when
+ * they differ).
+ *
+ * Inputs after the first may come opened lazily (TDAT_OPEN_LAZY_META):
+ * a metadata section whose stored bytes are those of the output's so far
+ * is known equal without being decompressed; only the others are
+ * decoded and joined.  Whatever changes a section's content goes through
+ * tdat_meta_set, which drops the stored form the writer would copy.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,11 +152,9 @@ struct tdat_file *meta_from_first(const struct tdat_file *f,
 	m->codec = f->codec;
 	m->commit_size = f->commit_size;
 	m->page_header_size = f->page_header_size;
-	for (i = 0; i < TDAT_META_COUNT; i++) {
-		m->meta_present[i] = f->meta_present[i];
-		if (blob_copy(&m->meta[i], &f->meta[i]))
-			goto nomem;
-	}
+	for (i = 0; i < TDAT_META_COUNT; i++)
+		if (tdat_meta_copy(m, f, i, err))
+			goto fail;
 	for (i = 0; i < f->noptions; i++)
 		if (add_option(m, &f->options[i]))
 			goto nomem;
@@ -169,12 +174,14 @@ struct tdat_file *meta_from_first(const struct tdat_file *f,
 			goto nomem;
 		if (blob_copy(&x->body, &f->extra[i].body))
 			goto nomem;
+		x->offset = f->extra[i].offset;
 	}
 	raise_cpu_count(m, f);
 	return m;
 nomem:
-	meta_free(m);
 	merge_fail(err, "%s: out of memory", f->path);
+fail:
+	meta_free(m);
 	return NULL;
 }
 
@@ -193,7 +200,17 @@ int meta_buffer(const struct tdat_file *m, const char *name)
 struct who {
 	const char *file, *first;
 	struct tdat_error *err;
+	unsigned known;		/* parts known equal by their stored bytes */
+	struct merge_ctx *mc;	/* for warnings; may be NULL */
 };
+
+/* Is part the same in m and f: known so, or compared? */
+static int same_part(const struct tdat_file *m, const struct tdat_file *f,
+		     int part, const struct who *w)
+{
+	return (w->known & (1u << part)) ||
+	       blob_equal(&m->meta[part], &f->meta[part]);
+}
 
 static int conflict(const struct who *w, const char *what)
 {
@@ -409,9 +426,7 @@ static int rebuild_ftrace(struct tdat_file *m, const struct fmts *old,
 			    blob_add(&b, &cap, l->v[i].rec, l->v[i].reclen))
 				goto nomem;
 	}
-	free(m->meta[TDAT_META_FTRACE].data);
-	m->meta[TDAT_META_FTRACE] = b;
-	m->meta_present[TDAT_META_FTRACE] = 1;
+	tdat_meta_set(m, TDAT_META_FTRACE, &b);
 	return 0;
 nomem:
 	free(b.data);
@@ -488,9 +503,7 @@ static int rebuild_events(struct tdat_file *m, const struct fmts *old,
 		}
 	}
 	tdat_put32(m, b.data, nsys);
-	free(m->meta[TDAT_META_EVENTS].data);
-	m->meta[TDAT_META_EVENTS] = b;
-	m->meta_present[TDAT_META_EVENTS] = 1;
+	tdat_meta_set(m, TDAT_META_EVENTS, &b);
 	return 0;
 nomem:
 	free(b.data);
@@ -504,8 +517,8 @@ static int join_formats(struct tdat_file *m, const struct tdat_file *f,
 	char msg[300];
 	int i, j, r = -1, ftrace = 0, events = 0;
 
-	if (blob_equal(&m->meta[TDAT_META_FTRACE], &f->meta[TDAT_META_FTRACE]) &&
-	    blob_equal(&m->meta[TDAT_META_EVENTS], &f->meta[TDAT_META_EVENTS]))
+	if (same_part(m, f, TDAT_META_FTRACE, w) &&
+	    same_part(m, f, TDAT_META_EVENTS, w))
 		return 0;
 	if (parse_formats(m, &old) || parse_formats(f, &new)) {
 		conflict(w, "event formats that cannot be parsed");
@@ -665,7 +678,7 @@ static int join_text(struct tdat_file *m, const struct tdat_file *f,
 	size_t alen, blen, hdr = part == TDAT_META_CMDLINES ? 8 : 4;
 	int r = -1;
 
-	if (!f->meta_present[part] || blob_equal(&m->meta[part], &f->meta[part]))
+	if (!f->meta_present[part] || same_part(m, f, part, w))
 		return 0;
 	if (tdat_meta_text(m, part, &a, &alen, w->err) ||
 	    tdat_meta_text(f, part, &b, &blen, w->err))
@@ -689,10 +702,7 @@ static int join_text(struct tdat_file *m, const struct tdat_file *f,
 		goto nomem;
 	else
 		tdat_put32(m, j.out.data, (uint32_t)(j.out.len - 4));
-	free(m->meta[part].data);
-	m->meta[part] = j.out;
-	m->meta_present[part] = 1;
-	j.out.data = NULL;
+	tdat_meta_set(m, part, &j.out);
 	goto out;
 nomem:
 	r = merge_fail(w->err, "%s: out of memory", w->file);
@@ -706,14 +716,11 @@ out:
 static int join_raw(struct tdat_file *m, const struct tdat_file *f,
 		    enum tdat_meta part, const struct who *w)
 {
-	if (!f->meta_present[part] ||
+	if (!f->meta_present[part] || (w->known & (1u << part)) ||
 	    (m->meta_present[part] && m->meta[part].len >= f->meta[part].len))
 		return 0;
-	free(m->meta[part].data);
-	m->meta_present[part] = 1;
-	if (blob_copy(&m->meta[part], &f->meta[part]))
-		return merge_fail(w->err, "%s: out of memory", w->file);
-	return 0;
+	/* f's stored form comes along: it is f's content's. */
+	return tdat_meta_copy(m, f, part, w->err);
 }
 
 /* ---- options ---- */
@@ -928,21 +935,198 @@ static void top_first(struct tdat_file *m)
 	m->buffers[0] = t;
 }
 
-int meta_join(struct tdat_file *m, const struct tdat_file *f,
-	      const char *first, struct tdat_error *err)
-{
-	struct who w = { f->path, first, err };
+/* ---- unknown sections ---- */
 
-	if (check_header(m, f, &w) || join_formats(m, f, &w) ||
-	    join_options(m, f, &w) || join_buffers(m, f, &w) ||
-	    join_text(m, f, TDAT_META_KALLSYMS, &w) ||
-	    join_text(m, f, TDAT_META_PRINTK, &w) ||
-	    join_text(m, f, TDAT_META_CMDLINES, &w) ||
-	    join_raw(m, f, TDAT_META_BTF, &w) ||
-	    join_raw(m, f, TDAT_META_MODULES, &w))
+#define EXTRA_COMPRESSED 1	/* v7 section flag bit 0 */
+
+/* x's body as m keeps it: in m's codec, or decompressed (flag cleared)
+ * when f's codec is another. */
+static int extra_body(const struct tdat_file *m, const struct tdat_file *f,
+		      const struct tdat_extra_section *x, uint16_t *flags,
+		      struct tdat_blob *body, const struct who *w)
+{
+	*flags = x->flags;
+	if (!(x->flags & EXTRA_COMPRESSED) || f->codec == m->codec) {
+		if (blob_copy(body, &x->body))
+			return merge_fail(w->err, "%s: out of memory", w->file);
+		return 0;
+	}
+	*flags &= (uint16_t)~EXTRA_COMPRESSED;
+	return tdat_extra_decode(f, x, body, w->err);
+}
+
+/* Same id and flags, and the same bytes, or the same content once
+ * decompressed (one content can be compressed in many ways).  -1: error. */
+static int same_extra(const struct tdat_file *m,
+		      const struct tdat_extra_section *a, uint16_t id,
+		      uint16_t flags, const struct tdat_blob *body,
+		      const struct who *w)
+{
+	struct tdat_blob da, db;
+	struct tdat_extra_section b = *a;
+	int r;
+
+	if (a->id != id || a->flags != flags)
+		return 0;
+	if (blob_equal(&a->body, body))
+		return 1;
+	if (!(flags & EXTRA_COMPRESSED))
+		return 0;
+	b.body = *body;
+	if (tdat_extra_decode(m, a, &da, w->err))
+		return -1;
+	if (tdat_extra_decode(m, &b, &db, w->err)) {
+		free(da.data);
+		return -1;
+	}
+	r = blob_equal(&da, &db);
+	free(da.data);
+	free(db.data);
+	return r;
+}
+
+static int add_extra(struct tdat_file *m, const struct tdat_extra_section *x,
+		     uint16_t flags, struct tdat_blob *body)
+{
+	struct tdat_extra_section *v;
+
+	v = realloc(m->extra, (size_t)(m->nextra + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	m->extra = v;
+	v = &m->extra[m->nextra];
+	memset(v, 0, sizeof(*v));
+	if (x->description && !(v->description = strdup(x->description)))
+		return -1;
+	v->id = x->id;
+	v->flags = flags;
+	v->offset = x->offset;
+	v->body = *body;
+	body->data = NULL;
+	m->nextra++;
+	return 0;
+}
+
+/*
+ * Unknown sections are opaque to merge.  Identical ones (id, flags,
+ * content) are kept once; any other is added, also beside a different
+ * section of the same id: merge cannot tell which of the two is right,
+ * and refusing would stop merges every reader can read.  Keeping both
+ * loses nothing (a reader that does not know the id skips both, as it
+ * skipped one); the user is told, as a reader that knows the id may
+ * expect one.
+ */
+static int join_extras(struct tdat_file *m, const struct tdat_file *f,
+		       const struct who *w)
+{
+	struct tdat_blob body;
+	uint16_t flags;
+	int i, k, r, twin;
+
+	for (i = 0; i < f->nextra; i++) {
+		const struct tdat_extra_section *x = &f->extra[i];
+
+		if (extra_body(m, f, x, &flags, &body, w))
+			return -1;
+		twin = -1;
+		for (k = 0, r = 0; k < m->nextra && r == 0; k++) {
+			r = same_extra(m, &m->extra[k], x->id, flags, &body,
+				       w);
+			if (m->extra[k].id == x->id)
+				twin = k;
+		}
+		if (r) {
+			free(body.data);
+			if (r < 0)
+				return -1;
+			continue;
+		}
+		/* (A v6 output drops them all, and says so.) */
+		if (twin >= 0 && w->mc && (w->mc->o->version ?
+					   w->mc->o->version : m->version) != 6)
+			merge_warn(w->mc, "%s: section %u differs from the one"
+				   " %s has: both kept (a reader that knows"
+				   " section %u may expect one)", w->file,
+				   x->id, w->first, x->id);
+		if (add_extra(m, x, flags, &body)) {
+			free(body.data);
+			return merge_fail(w->err, "%s: out of memory", w->file);
+		}
+	}
+	return 0;
+}
+
+/* ---- all of it ---- */
+
+static int join_all(struct tdat_file *m, const struct tdat_file *f,
+		    const struct who *w)
+{
+	if (check_header(m, f, w) || join_formats(m, f, w) ||
+	    join_options(m, f, w) || join_buffers(m, f, w) ||
+	    join_text(m, f, TDAT_META_KALLSYMS, w) ||
+	    join_text(m, f, TDAT_META_PRINTK, w) ||
+	    join_text(m, f, TDAT_META_CMDLINES, w) ||
+	    join_raw(m, f, TDAT_META_BTF, w) ||
+	    join_raw(m, f, TDAT_META_MODULES, w) ||
+	    join_extras(m, f, w))
 		return -1;
 	top_first(m);
 	raise_cpu_count(m, f);
 	fix_cpucount_option(m);
 	return 0;
+}
+
+int meta_join(struct tdat_file *m, const struct tdat_file *f,
+	      const char *first, struct tdat_error *err)
+{
+	struct who w = { f->path, first, err, 0, NULL };
+	int i;
+
+	for (i = 0; i < TDAT_META_COUNT; i++)
+		if (tdat_meta_pending(f, i) || tdat_meta_pending(m, i))
+			return merge_fail(err, "%s: metadata section %d is not"
+					  " decoded (opened lazily: use"
+					  " meta_join_input)", f->path,
+					  TDAT_META_FIRST + i);
+	return join_all(m, f, &w);
+}
+
+#define FORMAT_PARTS ((1u << TDAT_META_FTRACE) | (1u << TDAT_META_EVENTS))
+
+/* Decode part i of m and f unless it is known equal. */
+static int settle(struct tdat_file *m, struct tdat_file *f, int i,
+		  unsigned known, struct tdat_error *err)
+{
+	if (known & (1u << i))
+		return 0;
+	return tdat_meta_load(f, i, err) || tdat_meta_load(m, i, err) ? -1 : 0;
+}
+
+int meta_join_input(struct merge_ctx *mc, struct tdat_file *f,
+		    struct tdat_error *err)
+{
+	struct tdat_file *m = mc->meta;
+	struct who w = { f->path, mc->in[0].path, err, 0, mc };
+	int i, r;
+
+	for (i = 0; i < TDAT_META_COUNT; i++) {
+		r = tdat_meta_same_stored(m, f, i, err);
+		if (r < 0)
+			return -1;
+		if (r)
+			w.known |= 1u << i;
+	}
+	for (i = 0; i < TDAT_META_COUNT; i++)
+		if (settle(m, f, i, w.known, err))
+			return -1;
+	/* The formats are parsed together: if one part differs, the other
+	 * is needed too, even when it is known equal. */
+	if ((w.known & FORMAT_PARTS) && (!same_part(m, f, TDAT_META_FTRACE, &w) ||
+					 !same_part(m, f, TDAT_META_EVENTS, &w))) {
+		w.known &= ~FORMAT_PARTS;
+		if (settle(m, f, TDAT_META_FTRACE, 0, err) ||
+		    settle(m, f, TDAT_META_EVENTS, 0, err))
+			return -1;
+	}
+	return join_all(m, f, &w);
 }

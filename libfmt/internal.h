@@ -118,6 +118,10 @@ int codec_compress(struct codec_ctx *x, const void *in, size_t n, void *out,
  * size does not match. */
 int codec_decompress(struct codec_ctx *x, const void *in, size_t n, void *out,
 		     size_t expect);
+/* codec_check.c: does in decode to exactly expect bytes?  Checked through
+ * a small window; the first headlen decoded bytes land in head.  0 or -1. */
+int codec_check(enum tdat_codec c, const void *in, size_t n, size_t expect,
+		void *head, size_t headlen);
 
 /* ---- meta.c ---- */
 
@@ -132,6 +136,9 @@ int meta_parse_header_page(struct tdat_file *f, uint64_t where,
  * length: 0, or -1 with *bad = position in the part and *why. */
 int meta_check_part(const struct tdat_file *f, int part, size_t *bad,
 		    const char **why);
+/* The same for a body b of part that is not (yet) in f. */
+int meta_check_blob(const struct tdat_file *f, int part,
+		    const struct tdat_blob *b, size_t *bad, const char **why);
 
 /* ---- options.c ---- */
 
@@ -172,6 +179,28 @@ int section_read_body(struct tdat_file *f, const struct section_header *h,
 int sections_scan(struct tdat_file *f, uint64_t first,
 		  struct tdat_error *err);
 const char *strings_lookup(const struct tdat_file *f, int32_t id);
+/* A compressed block in a body of size bytes: checked at off in the file
+ * without reading it all, or decoded from memory (p, as stored at off). */
+int block_check_at(const struct tdat_file *f, uint64_t off, uint64_t size,
+		   struct tdat_error *err);
+int block_decode(const struct tdat_file *f, const uint8_t *p, uint64_t size,
+		 uint64_t off, struct tdat_blob *out, struct tdat_error *err);
+/* The same block only checked to decode (to *u bytes, the first headlen
+ * of them in head), without keeping what it decodes to. */
+int block_verify(const struct tdat_file *f, const uint8_t *p, uint64_t size,
+		 uint64_t off, void *head, size_t headlen, uint32_t *u,
+		 struct tdat_error *err);
+
+/* ---- stored.c: v7 metadata sections kept as stored ---- */
+
+/* n bytes at pos of part m's stored body, from memory or f's file. */
+int stored_read(const struct tdat_file *f, int m, uint64_t pos, void *buf,
+		size_t n, struct tdat_error *err);
+/* The framing check of a v7 part (read.c): its size fields against the
+ * body b of the section whose header is at off. */
+int meta_check_v7(const struct tdat_file *f, int part,
+		  const struct tdat_blob *b, uint64_t off, int compressed,
+		  struct tdat_error *err);
 
 /* ---- chunkindex.c ---- */
 

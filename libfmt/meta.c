@@ -285,7 +285,12 @@ static int check_part(struct cursor *c, int part)
 int meta_check_part(const struct tdat_file *f, int part, size_t *bad,
 		    const char **why)
 {
-	const struct tdat_blob *b = &f->meta[part];
+	return meta_check_blob(f, part, &f->meta[part], bad, why);
+}
+
+int meta_check_blob(const struct tdat_file *f, int part,
+		    const struct tdat_blob *b, size_t *bad, const char **why)
+{
 	struct cursor c;
 
 	if (part >= TDAT_META_V6_COUNT)

@@ -9,6 +9,17 @@ static void meta_cursor(const struct tdat_file *f, enum tdat_meta m,
 		 0, err);
 }
 
+/* A part opened lazily and not loaded reads as empty: say so instead. */
+static int not_loaded(const struct tdat_file *f, enum tdat_meta m,
+		      struct tdat_error *err)
+{
+	if (!tdat_meta_pending(f, m))
+		return 0;
+	return tdat_fail(err, f->path, f->stored[m].offset, "section %d is not"
+			 " decoded (opened lazily; tdat_meta_load it first)",
+			 m + TDAT_META_FIRST);
+}
+
 int tdat_meta_text(const struct tdat_file *f, enum tdat_meta m,
 		   const char **text, size_t *len, struct tdat_error *err)
 {
@@ -21,6 +32,8 @@ int tdat_meta_text(const struct tdat_file *f, enum tdat_meta m,
 	*len = 0;
 	if (!f->meta_present[m])
 		return 0;
+	if (not_loaded(f, m, err))
+		return -1;
 	meta_cursor(f, m, &c, err);
 	switch (m) {
 	case TDAT_META_KALLSYMS:
@@ -57,6 +70,8 @@ int tdat_header_texts(const struct tdat_file *f, const char **page,
 	const uint8_t *p;
 	uint64_t n;
 
+	if (not_loaded(f, TDAT_META_HEADERS, err))
+		return -1;
 	meta_cursor(f, TDAT_META_HEADERS, &c, err);
 	if (cur_bytes(&c, 12, &p, "header_page keyword") ||
 	    cur_u64(&c, &n, "header_page size") ||
@@ -105,6 +120,9 @@ int tdat_each_format(const struct tdat_file *f, tdat_format_fn fn, void *ctx,
 	const char *sys;
 	int r;
 
+	if (not_loaded(f, TDAT_META_FTRACE, err) ||
+	    not_loaded(f, TDAT_META_EVENTS, err))
+		return -1;
 	if (f->meta_present[TDAT_META_FTRACE]) {
 		meta_cursor(f, TDAT_META_FTRACE, &c, err);
 		r = each_in_list(&c, "ftrace", fn, ctx);

@@ -293,26 +293,65 @@ static int read_options_chain(struct tdat_file *f, uint64_t off,
 
 /* Size fields inside a part must agree with the section's length, or a
  * v6 copy of it would be unreadable. */
-static int check_v7_part(struct tdat_file *f, int i,
-			 const struct section_header *h, struct tdat_error *err)
+int meta_check_v7(const struct tdat_file *f, int i, const struct tdat_blob *b,
+		  uint64_t off, int compressed, struct tdat_error *err)
 {
 	size_t bad;
 	const char *why;
+	int id = TDAT_META_FIRST + i;
 
-	if (!meta_check_part(f, i, &bad, &why))
+	if (!meta_check_blob(f, i, b, &bad, &why))
 		return 0;
-	if (h->flags & SECTION_COMPRESSED)
-		return tdat_fail(err, f->path, h->offset, "section %u: %s: size"
+	if (compressed)
+		return tdat_fail(err, f->path, off, "section %d: %s: size"
 				 " field at byte %zu of the decompressed body"
-				 " runs past its end (%zu bytes)", h->id, why,
-				 bad, f->meta[i].len);
-	return tdat_fail(err, f->path, h->offset + SECTION_HEADER_SIZE + bad,
-			 "section %u: %s: size field runs past the section's"
-			 " end (%zu bytes)", h->id, why, f->meta[i].len);
+				 " runs past its end (%zu bytes)", id, why,
+				 bad, b->len);
+	return tdat_fail(err, f->path, off + SECTION_HEADER_SIZE + bad,
+			 "section %d: %s: size field runs past the section's"
+			 " end (%zu bytes)", id, why, b->len);
+}
+
+/*
+ * One metadata section.  Asked to keep stored forms (flags), a compressed
+ * one is kept as stored, and decoded now (from those bytes) or, lazily,
+ * only located: its block header is checked, its body read when needed.
+ */
+static int read_v7_part(struct tdat_file *f, int i,
+			const struct section_header *h, unsigned flags,
+			struct tdat_error *err)
+{
+	struct tdat_stored *s = &f->stored[i];
+	uint64_t body = h->offset + SECTION_HEADER_SIZE;
+
+	f->meta_present[i] = 1;
+	if (!(flags & (TDAT_OPEN_KEEP_STORED | TDAT_OPEN_LAZY_META)) ||
+	    !(h->flags & SECTION_COMPRESSED) || f->codec == TDAT_CODEC_NONE) {
+		if (section_read_body(f, h, &f->meta[i], err))
+			return -1;
+		return meta_check_v7(f, i, &f->meta[i], h->offset,
+				     h->flags & SECTION_COMPRESSED, err);
+	}
+	s->offset = h->offset;
+	s->size = h->size;
+	s->codec = f->codec;
+	s->big_endian = f->big_endian;
+	/* header_page says how pages are laid out: always wanted. */
+	if ((flags & TDAT_OPEN_LAZY_META) && i != TDAT_META_HEADERS) {
+		s->pending = 1;
+		return block_check_at(f, body, h->size, err);
+	}
+	if (fio_read_blob(f, body, h->size, &s->bytes, "section body", err) ||
+	    block_decode(f, s->bytes.data, s->bytes.len, body, &f->meta[i],
+			 err))
+		return -1;
+	s->content = f->meta[i].data;
+	s->content_len = f->meta[i].len;
+	return meta_check_v7(f, i, &f->meta[i], h->offset, 1, err);
 }
 
 static int read_v7_meta(struct tdat_file *f, const struct option_sink *sink,
-			struct tdat_error *err)
+			unsigned flags, struct tdat_error *err)
 {
 	int i;
 
@@ -327,10 +366,7 @@ static int read_v7_meta(struct tdat_file *f, const struct option_sink *sink,
 			return tdat_fail(err, f->path, h.offset, "expected"
 					 " section %d, found %u",
 					 TDAT_META_FIRST + i, h.id);
-		if (section_read_body(f, &h, &f->meta[i], err))
-			return -1;
-		f->meta_present[i] = 1;
-		if (check_v7_part(f, i, &h, err))
+		if (read_v7_part(f, i, &h, flags, err))
 			return -1;
 	}
 	return meta_parse_header_page(f, sink->meta_offset[TDAT_META_HEADERS] ?
@@ -373,7 +409,8 @@ static int read_v7_buffers(struct tdat_file *f, struct tdat_error *err)
 	return 0;
 }
 
-static int read_v7(struct tdat_file *f, struct tdat_error *err)
+static int read_v7(struct tdat_file *f, unsigned flags,
+		   struct tdat_error *err)
 {
 	struct option_sink sink;
 	uint64_t opt_off = 0, first = 0;
@@ -384,7 +421,7 @@ static int read_v7(struct tdat_file *f, struct tdat_error *err)
 	sink.first_options = opt_off;
 	if (sections_scan(f, first, err) ||
 	    read_options_chain(f, opt_off, &sink, err) ||
-	    read_v7_meta(f, &sink, err))
+	    read_v7_meta(f, &sink, flags, err))
 		return -1;
 	return read_v7_buffers(f, err);
 }
@@ -392,7 +429,7 @@ static int read_v7(struct tdat_file *f, struct tdat_error *err)
 /* ---- public ---- */
 
 /* Open path and parse its initial header, then (all != 0) the rest. */
-static struct tdat_file *open_file(const char *path, int all,
+static struct tdat_file *open_file(const char *path, int all, unsigned flags,
 				   struct tdat_error *err)
 {
 	struct tdat_file *f = calloc(1, sizeof(*f));
@@ -414,7 +451,8 @@ static struct tdat_file *open_file(const char *path, int all,
 	}
 	f->file_size = (uint64_t)st.st_size;
 	if (read_initial_header(f, err) ||
-	    (all && (f->version == 6 ? read_v6(f, err) : read_v7(f, err))))
+	    (all && (f->version == 6 ? read_v6(f, err) :
+		     read_v7(f, flags, err))))
 		goto fail;
 	return f;
 fail:
@@ -424,12 +462,18 @@ fail:
 
 struct tdat_file *tdat_open(const char *path, struct tdat_error *err)
 {
-	return open_file(path, 1, err);
+	return open_file(path, 1, 0, err);
+}
+
+struct tdat_file *tdat_open_flags(const char *path, unsigned flags,
+				  struct tdat_error *err)
+{
+	return open_file(path, 1, flags, err);
 }
 
 struct tdat_file *tdat_open_header(const char *path, struct tdat_error *err)
 {
-	return open_file(path, 0, err);
+	return open_file(path, 0, 0, err);
 }
 
 void tdat_close(struct tdat_file *f)
@@ -440,8 +484,10 @@ void tdat_close(struct tdat_file *f)
 		return;
 	if (f->fd >= 0)
 		close(f->fd);
-	for (i = 0; i < TDAT_META_COUNT; i++)
+	for (i = 0; i < TDAT_META_COUNT; i++) {
 		tdat_blob_free(&f->meta[i]);
+		tdat_blob_free(&f->stored[i].bytes);
+	}
 	for (i = 0; i < f->noptions; i++)
 		free(f->options[i].data);
 	for (i = 0; i < f->nbuffers; i++) {

@@ -23,42 +23,49 @@ int section_read_header(struct tdat_file *f, uint64_t off,
 	return 0;
 }
 
-/* A compressed block: u32 c, u32 u, c bytes.  Ratio-bounded allocation. */
-static int read_block(struct tdat_file *f, uint64_t off, uint64_t size,
-		      struct tdat_blob *out, struct tdat_error *err)
+/* A compressed block: u32 c, u32 u, c bytes.  Its sizes (header h, the
+ * block at off in a body of size bytes), checked so that allocations
+ * stay in proportion to the file. */
+static int block_sizes(const struct tdat_file *f, const uint8_t *h,
+		       uint64_t off, uint64_t size, uint32_t *c, uint32_t *u,
+		       struct tdat_error *err)
 {
-	uint8_t h[8];
-	uint32_t c, u;
-	struct tdat_blob in;
+	*c = tdat_get32(f, h);
+	*u = tdat_get32(f, h + 4);
+	if (*c > size - 8)
+		return tdat_fail(err, f->path, off, "compressed block claims"
+				 " %u bytes, section holds %llu", *c,
+				 (unsigned long long)(size - 8));
+	if (*u > TDAT_MAX_BLOB || *u > (uint64_t)*c * 4096 + (16u << 20))
+		return tdat_fail(err, f->path, off, "compressed block claims"
+				 " an implausible %u bytes uncompressed", *u);
+	return 0;
+}
+
+static int block_no_header(const struct tdat_file *f, uint64_t off,
+			   uint64_t size, struct tdat_error *err)
+{
+	return tdat_fail(err, f->path, off, "compressed block of %llu bytes"
+			 " has no header", (unsigned long long)size);
+}
+
+/* in (c bytes, the data of the block at off) decompressed to u bytes. */
+static int block_inflate(const struct tdat_file *f, const uint8_t *in,
+			 uint32_t c, uint32_t u, uint64_t off,
+			 struct tdat_blob *out, struct tdat_error *err)
+{
 	struct codec_ctx x;
 	int r;
 
-	if (size < 8)
-		return tdat_fail(err, f->path, off, "compressed block of %llu"
-				 " bytes has no header", (unsigned long long)size);
-	if (fio_read_at(f, off, h, 8, "compressed block header", err))
-		return -1;
-	c = tdat_get32(f, h);
-	u = tdat_get32(f, h + 4);
-	if (c > size - 8)
-		return tdat_fail(err, f->path, off, "compressed block claims"
-				 " %u bytes, section holds %llu", c,
-				 (unsigned long long)(size - 8));
-	if (u > TDAT_MAX_BLOB || u > (uint64_t)c * 4096 + (16u << 20))
-		return tdat_fail(err, f->path, off, "compressed block claims"
-				 " an implausible %u bytes uncompressed", u);
-	if (fio_read_blob(f, off + 8, c, &in, "compressed block", err))
-		return -1;
 	out->data = malloc(u ? u : 1);
 	out->len = u;
 	if (!out->data) {
-		tdat_blob_free(&in);
+		out->len = 0;
 		return tdat_fail(err, f->path, off, "out of memory");
 	}
 	codec_ctx_init(&x, f->codec, 0);
-	r = codec_decompress(&x, in.data, in.len, out->data, u);
+	r = codec_decompress(&x, in, c, out->data, u);
 	codec_ctx_free(&x);
-	tdat_blob_free(&in);
 	if (r) {
 		tdat_blob_free(out);
 		return tdat_fail(err, f->path, off + 8, "%s data does not"
@@ -68,6 +75,52 @@ static int read_block(struct tdat_file *f, uint64_t off, uint64_t size,
 	if (u == 0)
 		tdat_blob_free(out);
 	return 0;
+}
+
+static int read_block(struct tdat_file *f, uint64_t off, uint64_t size,
+		      struct tdat_blob *out, struct tdat_error *err)
+{
+	uint8_t h[8];
+	uint32_t c, u;
+	struct tdat_blob in;
+	int r;
+
+	if (size < 8)
+		return block_no_header(f, off, size, err);
+	if (fio_read_at(f, off, h, 8, "compressed block header", err) ||
+	    block_sizes(f, h, off, size, &c, &u, err) ||
+	    fio_read_blob(f, off + 8, c, &in, "compressed block", err))
+		return -1;
+	r = block_inflate(f, in.data, c, u, off, out, err);
+	tdat_blob_free(&in);
+	return r;
+}
+
+int block_check_at(const struct tdat_file *f, uint64_t off, uint64_t size,
+		   struct tdat_error *err)
+{
+	uint8_t h[8];
+	uint32_t c, u;
+
+	if (size < 8)
+		return block_no_header(f, off, size, err);
+	if (fio_read_at(f, off, h, 8, "compressed block header", err))
+		return -1;
+	return block_sizes(f, h, off, size, &c, &u, err);
+}
+
+int block_decode(const struct tdat_file *f, const uint8_t *p, uint64_t size,
+		 uint64_t off, struct tdat_blob *out, struct tdat_error *err)
+{
+	uint32_t c, u;
+
+	out->data = NULL;
+	out->len = 0;
+	if (size < 8)
+		return block_no_header(f, off, size, err);
+	if (block_sizes(f, p, off, size, &c, &u, err))
+		return -1;
+	return block_inflate(f, p + 8, c, u, off, out, err);
 }
 
 int section_read_body(struct tdat_file *f, const struct section_header *h,
@@ -83,6 +136,23 @@ int section_read_body(struct tdat_file *f, const struct section_header *h,
 				 " flagged compressed in a file without"
 				 " compression", h->id);
 	return read_block(f, body, h->size, out, err);
+}
+
+int block_verify(const struct tdat_file *f, const uint8_t *p, uint64_t size,
+		 uint64_t off, void *head, size_t headlen, uint32_t *u,
+		 struct tdat_error *err)
+{
+	uint32_t c;
+
+	if (size < 8)
+		return block_no_header(f, off, size, err);
+	if (block_sizes(f, p, off, size, &c, u, err))
+		return -1;
+	if (codec_check(f->codec, p + 8, c, *u, head, headlen))
+		return tdat_fail(err, f->path, off + 8, "%s data does not"
+				 " decompress to %u bytes",
+				 tdat_codec_name(f->codec), *u);
+	return 0;
 }
 
 static int is_known_section(uint16_t id)
@@ -119,6 +189,7 @@ static int add_extra(struct tdat_file *f, const struct section_header *h,
 	memset(x, 0, sizeof(*x));
 	x->id = h->id;
 	x->flags = h->flags;
+	x->offset = h->offset;
 	/* Remember the string id until the whole table is known. */
 	x->description = (char *)(intptr_t)h->string_id;
 	if (fio_read_blob(f, h->offset + SECTION_HEADER_SIZE, h->size,

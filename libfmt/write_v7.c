@@ -272,6 +272,68 @@ static const char *const meta_desc[TDAT_META_COUNT] = {
 	[TDAT_META_MODULES] = "modules",
 };
 
+/* A section as the input stored it: its bytes copied a window at a time. */
+static int put_stored(struct tdat_writer *w, int i, uint64_t *hdr,
+		      struct tdat_error *err)
+{
+	const struct tdat_stored *s = &w->meta->stored[i];
+	uint64_t pos;
+	uint8_t *buf;
+
+	if (section_begin(w, (uint16_t)(TDAT_META_FIRST + i),
+			  SECTION_COMPRESSED, meta_desc[i], hdr, err))
+		return -1;
+	if (s->bytes.len) {
+		if (emit(w, s->bytes.data, s->bytes.len, err))
+			return -1;
+		return section_end(w, *hdr, err);
+	}
+	if (!(buf = writer_scratch(w, 1u << 16)))
+		return writer_oom(w, err);
+	for (pos = 0; pos < s->size; pos += 1u << 16) {
+		size_t n = s->size - pos < (1u << 16) ?
+			   (size_t)(s->size - pos) : (1u << 16);
+
+		if (stored_read(w->meta, i, pos, buf, n, err)) {
+			w->broken = 1;
+			return -1;
+		}
+		if (emit(w, buf, n, err))
+			return -1;
+	}
+	return section_end(w, *hdr, err);
+}
+
+/*
+ * A metadata section.  Its stored bytes when they still stand for its
+ * content and decode with the output's codec (no level asked for, so no
+ * recompression is wanted): they decode to the same content, and
+ * kallsyms is megabytes to compress again.
+ */
+static int put_meta(struct tdat_writer *w, int i, uint64_t *hdr,
+		    struct tdat_error *err)
+{
+	const struct tdat_file *m = w->meta;
+	const struct tdat_stored *s = tdat_meta_stored(m, i);
+	uint16_t id = (uint16_t)(TDAT_META_FIRST + i);
+	struct tdat_blob b;
+	int r;
+
+	if (s && s->codec == w->codec && s->big_endian == w->big &&
+	    !w->level)
+		return put_stored(w, i, hdr, err);
+	if (!tdat_meta_pending(m, i))
+		return put_block_section(w, id, meta_desc[i], m->meta[i].data,
+					 m->meta[i].len, hdr, err);
+	if (tdat_meta_decode(m, i, &b, err)) {
+		w->broken = 1;
+		return -1;
+	}
+	r = put_block_section(w, id, meta_desc[i], b.data, b.len, hdr, err);
+	free(b.data);
+	return r;
+}
+
 int v7_start(struct tdat_writer *w, struct tdat_error *err)
 {
 	const struct tdat_file *m = w->meta;
@@ -289,9 +351,7 @@ int v7_start(struct tdat_writer *w, struct tdat_error *err)
 		return -1;
 	for (i = 0; i < TDAT_META_COUNT; i++)
 		if (m->meta_present[i] && meta_desc[i] &&
-		    put_block_section(w, (uint16_t)(TDAT_META_FIRST + i),
-				      meta_desc[i], m->meta[i].data,
-				      m->meta[i].len, &off[i], err))
+		    put_meta(w, i, &off[i], err))
 			return -1;
 	for (i = 0; i < m->nextra; i++)
 		if (put_extra(w, &m->extra[i], err))

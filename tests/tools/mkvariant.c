@@ -5,7 +5,8 @@
  * pages); only its encoding changes, and the file is written by libfmt's
  * writer (tdat_writer_*) in the input's version and codec.
  *
- * usage: mkvariant [--big-endian] [--long4] [--small] [--unknown] IN OUT
+ * usage: mkvariant [--big-endian] [--long4] [--small] [--unknown]
+ *                  [--section ID:TEXT]... [--zsection ID:TEXT]... IN OUT
  *
  * How the files are made, exactly:
  *
@@ -53,6 +54,13 @@
  *   v7 files a section with id 40 (description "section from the future",
  *   body 16 bytes 0x00..0x0f, uncompressed).
  *
+ * --section ID:TEXT, --zsection ID:TEXT  (v7 only; repeatable)
+ *   Adds a section of id ID (description "test section ID") whose body is
+ *   TEXT, after the input's own unknown sections (which are kept): as it
+ *   is, or (--zsection) flagged compressed, as one block of the file's
+ *   codec (u32 csize, u32 usize, data).  For merge's tests of sections
+ *   it does not know.
+ *
  * Options apply in the order long4, big-endian.
  */
 #include <stdio.h>
@@ -67,8 +75,16 @@
 #define MISSED_STORED		(1ull << 30)
 #define BATCH_PAGES		16
 
+struct added {
+	uint16_t id;
+	int compress;
+	const char *text;
+};
+
 struct variant {
 	int big, long4, small, unknown;
+	int nadded;
+	struct added added[16];
 	struct tdat_file *in;
 	struct tdat_file out;	/* what the writer is given */
 	struct tep_handle *tep;	/* event formats, for payload fields */
@@ -462,8 +478,41 @@ static void add_unknown(struct tdat_file *o)
 	extra.description = "section from the future";
 	if (tdat_blob_dup(&extra.body, body, sizeof(body)))
 		die("%s", "out of memory");
-	o->extra = &extra;
-	o->nextra = 1;
+	o->extra[o->nextra++] = extra;
+}
+
+/* A section given by --section or --zsection, appended to o's. */
+static void add_section(struct tdat_file *o, const struct added *a)
+{
+	struct tdat_extra_section *x = &o->extra[o->nextra++];
+	size_t n = strlen(a->text), cap;
+	struct codec_ctx cc;
+	size_t clen;
+	char desc[32];
+
+	memset(x, 0, sizeof(*x));
+	x->id = a->id;
+	snprintf(desc, sizeof(desc), "test section %u", a->id);
+	x->description = strdup(desc);
+	if (!a->compress) {
+		if (tdat_blob_dup(&x->body, a->text, n))
+			die("%s", "out of memory");
+		return;
+	}
+	if (o->codec == TDAT_CODEC_NONE)
+		die("%s", "--zsection needs a compressed file");
+	cap = codec_bound(o->codec, n);
+	x->body.data = malloc(8 + cap);
+	if (!x->body.data || !x->description)
+		die("%s", "out of memory");
+	codec_ctx_init(&cc, o->codec, 0);
+	if (codec_compress(&cc, a->text, n, x->body.data + 8, cap, &clen))
+		die("%s", "compression failed");
+	codec_ctx_free(&cc);
+	tdat_store32(o->big_endian, x->body.data, (uint32_t)clen);
+	tdat_store32(o->big_endian, x->body.data + 4, (uint32_t)n);
+	x->body.len = 8 + clen;
+	x->flags = 1;
 }
 
 /* Private copies of what changes; everything else is shared with in. */
@@ -510,14 +559,26 @@ static void prepare(struct variant *v)
 			swap_option(&opts[i]);
 	}
 	o->options = opts;
+	o->extra = calloc((size_t)o->nextra + 1 + (size_t)v->nadded,
+			  sizeof(*o->extra));
+	if (!o->extra)
+		die("%s", "out of memory");
+	if (o->nextra)
+		memcpy(o->extra, v->in->extra,
+		       (size_t)o->nextra * sizeof(*o->extra));
 	if (v->unknown)
 		add_unknown(o);
+	if (v->nadded && o->version < 7)
+		die("%s", "--section and --zsection need a v7 file");
 	if (v->big) {
 		o->big_endian = 1;
 		for (i = 0; i < TDAT_META_COUNT; i++)
 			if (o->meta_present[i])
 				swap_meta_part(i, &o->meta[i]);
 	}
+	/* After the byte order is decided: block headers are in it. */
+	for (i = 0; i < v->nadded; i++)
+		add_section(o, &v->added[i]);
 }
 
 static void release(struct variant *v)
@@ -530,6 +591,11 @@ static void release(struct variant *v)
 	for (i = 0; i < v->out.noptions; i++)
 		free(v->out.options[i].data);
 	free(v->out.options);
+	for (i = v->in->nextra + v->unknown; i < v->out.nextra; i++) {
+		free(v->out.extra[i].description);
+		free(v->out.extra[i].body.data);
+	}
+	free(v->out.extra);
 }
 
 /* ---- trace data ---- */
@@ -632,12 +698,24 @@ int main(int argc, char **argv)
 			v.small = 1;
 		else if (!strcmp(argv[i], "--unknown"))
 			v.unknown = 1;
-		else
+		else if ((!strcmp(argv[i], "--section") ||
+			  !strcmp(argv[i], "--zsection")) && i + 1 < argc &&
+			 v.nadded < 16) {
+			struct added *a = &v.added[v.nadded++];
+			char *colon = strchr(argv[i + 1], ':');
+
+			if (!colon)
+				die("%s: want ID:TEXT", argv[i + 1]);
+			a->compress = argv[i][2] == 'z';
+			a->id = (uint16_t)atoi(argv[++i]);
+			a->text = colon + 1;
+		} else
 			die("unknown option %s", argv[i]);
 	}
 	if (argc - i != 2)
 		die("%s", "usage: mkvariant [--big-endian] [--long4] [--small]"
-		    " [--unknown] IN OUT");
+		    " [--unknown] [--section ID:TEXT]... [--zsection ID:TEXT]..."
+		    " IN OUT");
 	v.in = tdat_open(argv[i], &err);
 	if (!v.in)
 		die("%s", err.msg);
