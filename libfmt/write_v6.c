@@ -196,6 +196,25 @@ int v6_begin_cpu(struct tdat_writer *w, struct wbuf *wb, int cpu,
 	return 0;
 }
 
+/* Metadata part i as it is, decoded first if the file left it pending
+ * (TDAT_OPEN_LAZY_META): v6 stores it uncompressed. */
+static int v6_part(struct tdat_writer *w, int i, struct tdat_error *err)
+{
+	const struct tdat_file *m = w->meta;
+	struct tdat_blob b;
+	int r;
+
+	if (!tdat_meta_pending(m, i))
+		return emit(w, m->meta[i].data, m->meta[i].len, err);
+	if (tdat_meta_decode(m, i, &b, err)) {
+		w->broken = 1;
+		return -1;
+	}
+	r = emit(w, b.data, b.len, err);
+	free(b.data);
+	return r;
+}
+
 int v6_start(struct tdat_writer *w, struct tdat_error *err)
 {
 	const struct tdat_file *m = w->meta;
@@ -207,7 +226,7 @@ int v6_start(struct tdat_writer *w, struct tdat_error *err)
 		return -1;
 	for (i = 0; i < TDAT_META_V6_COUNT; i++) {
 		if (!m->meta_present[i] ? v6_empty_part(w, i, err) :
-		    emit(w, m->meta[i].data, m->meta[i].len, err))
+		    v6_part(w, i, err))
 			return -1;
 	}
 	if (emit32(w, w->cpu_count, err) || v6_options(w, err))

@@ -17,6 +17,7 @@
 #include "merge_internal.h"
 
 #define ZSTD_FIX "v7-zstd-sched-irq.dat"
+#define ZLIB_FIX "v7-zlib-sched-irq-tc34.dat"
 #define INST_FIX "v7-zstd-2inst-irq-top-sched-inst1.dat"
 
 /* ---- helpers ---- */
@@ -694,6 +695,41 @@ static void test_writer_copies_stored(void)
 	tdat_close(e);
 }
 
+/* A v6 output holds every part uncompressed: parts a lazy open left
+ * pending are decoded for it, whatever the input's codec. */
+static void test_lazy_to_v6(void)
+{
+	const char *names[] = { ZSTD_FIX, ZLIB_FIX };
+	const char *out = tmp("lazy6.dat");
+	struct tdat_write_opts wo;
+	struct tdat_writer *w;
+	struct tdat_error err;
+	int k, i;
+
+	for (k = 0; k < 2; k++) {
+		struct tdat_file *e = open_fix(names[k]), *l, *back;
+
+		l = open_flags(fixture(names[k]), TDAT_OPEN_LAZY_META);
+		CU_ASSERT_FATAL(e != NULL && l != NULL);
+		CU_ASSERT(tdat_meta_pending(l, TDAT_META_KALLSYMS));
+		memset(&wo, 0, sizeof(wo));
+		wo.version = 6;
+		wo.threads = 1;
+		w = tdat_writer_open(out, l, &wo, &err);
+		CU_ASSERT_FATAL(w != NULL);
+		CU_ASSERT_FATAL(tdat_writer_close(w, &err) == 0);
+		back = open_flags(out, 0);
+		CU_ASSERT_FATAL(back != NULL);
+		for (i = 0; i < TDAT_META_V6_COUNT; i++)
+			CU_ASSERT(back->meta[i].len == e->meta[i].len &&
+				  !memcmp(back->meta[i].data, e->meta[i].data,
+					  e->meta[i].len));
+		tdat_close(back);
+		tdat_close(l);
+		tdat_close(e);
+	}
+}
+
 /* The output metadata of inputs joined the slow way (all decoded) and
  * the lazy way must be the same. */
 static void compare_meta(struct tdat_file *a, struct tdat_file *b)
@@ -862,6 +898,7 @@ void suite_merge_meta(void)
 		    test_stored_tie);
 	CU_add_test(s, "stored forms of zlib sections", test_stored_zlib);
 	CU_add_test(s, "writer copies stored sections", test_writer_copies_stored);
+	CU_add_test(s, "lazy parts decoded for a v6 output", test_lazy_to_v6);
 	CU_add_test(s, "lazy join gives the slow join's result",
 		    test_lazy_same_as_slow);
 	CU_add_test(s, "damaged section: lazy load reports as open does",
