@@ -958,7 +958,8 @@ static int copy_whole(struct cpu_merge *c, struct merge_stream *s, int n,
 		if (!merge_copy_fits(&s[*next], has, limit))
 			return 0;
 		c->run_h = NULL;
-		if (flush(c, err) ||
+		/* events kept in the gathering page go before the copy */
+		if (pend_flush(c, err) || flush(c, err) ||
 		    merge_copy_stream(c->m, c->w, &s[*next], err))
 			return -1;
 	}
