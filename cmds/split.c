@@ -391,6 +391,26 @@ static int run(struct args *a, struct tdat_file *f)
 	return r;
 }
 
+/*
+ * The input, its compressed metadata sections left as stored: every
+ * piece gets them as they are (the v7 writer copies stored bytes), so
+ * kallsyms is neither decompressed nor compressed again per piece.
+ * They are still checked here, as tdat_open would.
+ */
+static struct tdat_file *open_input(const char *path, struct tdat_error *err)
+{
+	struct tdat_file *f = tdat_open_flags(path, TDAT_OPEN_LAZY_META, err);
+	int m;
+
+	for (m = 0; f && m < TDAT_META_COUNT; m++) {
+		if (tdat_meta_check(f, m, err)) {
+			tdat_close(f);
+			return NULL;
+		}
+	}
+	return f;
+}
+
 int cmd_split(int argc, char **argv)
 {
 	struct tdat_error err;
@@ -404,7 +424,7 @@ int cmd_split(int argc, char **argv)
 		free(a.picks);
 		return r == 1 ? 0 : r;
 	}
-	f = tdat_open(a.in, &err);
+	f = open_input(a.in, &err);
 	if (!f) {
 		fprintf(stderr, "tracebox split: %s\n", err.msg);
 		free(a.picks);

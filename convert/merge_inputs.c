@@ -58,7 +58,8 @@ struct tdat_file *input_get(struct merge_ctx *m, int i,
 	in->last_use = ++m->tick;
 	if (in->f)
 		return in->f;
-	f = tdat_open(in->path, err);
+	/* reopened for its trace data only: the metadata is not decoded */
+	f = tdat_open_flags(in->path, TDAT_OPEN_LAZY_META, err);
 	if (!f)
 		return NULL;
 	if (f->file_size != in->file_size || f->nbuffers != in->nbuffers) {
