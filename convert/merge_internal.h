@@ -6,10 +6,20 @@
  *   merge_meta.c   can the inputs share one file, and the output's
  *                  metadata (formats, texts and options joined)
  *   merge_cpu.c    one output CPU stream from the inputs' streams of that
- *                  CPU, in time order, duplicates dropped
+ *                  CPU, in time order, duplicates dropped: the loop
+ *   merge_heads.c  an input stream of it read page by page (chunk mode)
+ *   merge_twins.c  repeats found without counting (identical pages, the
+ *                  same events at a timestamp)
+ *   merge_gather.c the events of one timestamp several streams hold,
+ *                  gathered and counted
+ *   merge_out.c    its output pages: whole, stored chunks, the gathering
+ *                  page
+ *   merge_copy.c   a stream that needs no merging, written as stored
  *   merge_inputs.c inputs kept open (file descriptors bounded) and the
  *                  first timestamp of each stream
  *   merge_dups.c   which events at one timestamp repeat another input's
+ *
+ * merge_cpu.c and the four files after it share merge_cpu_internal.h.
  */
 #ifndef MERGE_INTERNAL_H
 #define MERGE_INTERNAL_H
