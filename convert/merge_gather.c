@@ -87,6 +87,13 @@ int dups_at(struct cpu_merge *c, struct head *h, uint64_t ts)
 	return c->dactive;
 }
 
+/* A head's input file name, for messages: its tdat_file may be closed
+ * by now (a stream that ended inside a gather gives its input back). */
+static const char *in_path(const struct cpu_merge *c, const struct head *h)
+{
+	return c->m->in[h->s->input].path;
+}
+
 /* One warning per merge when a timestamp had too much to compare. */
 static void told_capped(struct cpu_merge *c, struct head *h, uint64_t ts)
 {
@@ -94,7 +101,7 @@ static void told_capped(struct cpu_merge *c, struct head *h, uint64_t ts)
 		c->m->dups_capped = 1;
 		merge_warn(c->m, "%s: buffer \"%s\" CPU %d: too many events"
 			   " at timestamp %llu to look for repeats: all are"
-			   " kept", h->f->path, c->bufname, c->cpu,
+			   " kept", in_path(c, h), c->bufname, c->cpu,
 			   (unsigned long long)ts);
 	}
 }
@@ -188,7 +195,7 @@ static int collect(struct cpu_merge *c, struct head *t, uint64_t ts,
 			}
 			if (items_add(g, item, len, hdr))
 				return merge_fail(err, "%s: out of memory",
-						  t->f->path);
+						  in_path(c, t));
 			t->pos++;
 			t->dropped++;	/* until judged */
 		}
@@ -218,7 +225,7 @@ static int hold_kept(struct cpu_merge *c, struct head *t,
 		if (keep && items_add(&c->held, g->b + g->it[k].off,
 				      g->it[k].len, g->it[k].hdr))
 			return merge_fail(err, "%s: out of memory",
-					  t->f->path);
+					  in_path(c, t));
 		m += keep;
 	}
 	while (p < c->ngp)
@@ -245,7 +252,7 @@ int gather(struct cpu_merge *c, struct head *t, uint64_t ts,
 	if (collect(c, t, ts, err))
 		return -1;
 	if (g->n > c->gcap && grow_verdicts(c, g->cap))
-		return merge_fail(err, "%s: out of memory", t->f->path);
+		return merge_fail(err, "%s: out of memory", in_path(c, t));
 	for (k = 0; k < g->n; k++) {
 		c->gdata[k] = g->b + g->it[k].off + g->it[k].hdr;
 		c->gsize[k] = g->it[k].len - g->it[k].hdr;
