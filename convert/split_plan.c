@@ -52,10 +52,10 @@ struct walker {
 	struct tdat_file *in;
 	int buf, idx;
 	uint64_t raw_next, raw_pages;	/* next page to open at, total */
-	/* compressed streams: the decoded chunk and where the next one is */
+	/* compressed streams: the decoded chunk and the header walk (a
+	 * position, no buffer) to the next one */
 	int compressed;
-	uint32_t chunks_left;
-	uint64_t chunk_off;	/* file offset of the next chunk header */
+	struct tdat_chunk_walk cw;
 	uint8_t *chunk;
 	size_t chunk_cap;
 	uint32_t clen, cpos;	/* decoded bytes, next page in them */
@@ -94,8 +94,7 @@ static int walk_open(struct walker *w, struct tdat_error *err)
 	w->r = NULL;
 	if (b->compressed) {
 		w->compressed = 1;
-		return tdat_chunk_first(w->in, w->buf, w->idx, &w->chunks_left,
-					&w->chunk_off, err);
+		return tdat_chunk_walk_init(&w->cw, w->in, w->buf, w->idx, err);
 	}
 	w->raw_pages = save.size / w->page_size;
 	if (w->raw_next >= w->raw_pages && save.size % w->page_size == 0)
@@ -118,33 +117,29 @@ static int walk_open(struct walker *w, struct tdat_error *err)
 static int next_chunk(struct walker *w, struct tdat_error *err)
 {
 	struct walk_shared *sh = w->sh;
-	uint32_t cs, us;
+	struct tdat_chunk c;
+	int got = tdat_chunk_walk_read(&w->cw, &c, &sh->cbuf, &sh->ccap, err);
 
-	if (!w->chunks_left) {
+	if (got <= 0) {
 		free(w->chunk);		/* done: give the memory back */
 		w->chunk = NULL;
 		w->chunk_cap = 0;
-		return 0;
+		return got;
 	}
-	if (tdat_chunk_read_at(w->in, w->buf, w->idx, w->chunk_off,
-			       &sh->cbuf, &sh->ccap, &cs, &us, err))
-		return -1;
-	if (us > w->chunk_cap) {
-		uint8_t *p = realloc(w->chunk, us);
+	if (c.usize > w->chunk_cap) {
+		uint8_t *p = realloc(w->chunk, c.usize);
 
 		if (!p)
 			return oom(w->in, err);
 		w->chunk = p;
-		w->chunk_cap = us;
+		w->chunk_cap = c.usize;
 	}
-	if (tdat_chunk_decode(sh->dec, sh->cbuf, cs, w->chunk, us,
-			      w->chunk_off, err))
+	if (tdat_chunk_decode(sh->dec, sh->cbuf, c.csize, w->chunk, c.usize,
+			      c.offset, err))
 		return -1;
 	w->upos += w->clen;
-	w->clen = us;
+	w->clen = c.usize;
 	w->cpos = 0;
-	w->chunk_off += 8 + (uint64_t)cs;
-	w->chunks_left--;
 	return 1;
 }
 

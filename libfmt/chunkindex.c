@@ -2,7 +2,9 @@
  * chunkindex.c - a compressed CPU stream known from its chunk headers
  * alone (FORMAT.md 4.10: u32 chunk count, then u32 compressed size, u32
  * uncompressed size, payload), payloads unread and undecoded: to find
- * the last chunk cheaply, or to copy chunks as they are stored.
+ * the last chunk cheaply, to copy chunks as they are stored, or to read
+ * them one at a time keeping only a position per stream (split's first
+ * pass over hundreds of CPUs, decoding with one shared decoder).
  *
  * Every header is checked before it is trusted: the chunk must lie in
  * the stream's extent (its recorded size, plus the 4 bytes trace-cmd
@@ -200,12 +202,14 @@ int tdat_chunk_read(struct tdat_chunk_walk *cw, const struct tdat_chunk *c,
 	return fio_read_at(cw->f, c->offset + 8, buf, c->csize, "chunk", err);
 }
 
-/* Room for n bytes in *buf; -1 when out of memory. */
+/* Room for n bytes (at least 1) in *buf; -1 when out of memory. */
 static int grow(uint8_t **buf, size_t *cap, size_t n)
 {
 	uint8_t *p;
 
-	if (n <= *cap)
+	if (!n)
+		n = 1;
+	if (n <= *cap && *buf)
 		return 0;
 	p = realloc(*buf, n);
 	if (!p)
@@ -213,6 +217,18 @@ static int grow(uint8_t **buf, size_t *cap, size_t n)
 	*buf = p;
 	*cap = n;
 	return 0;
+}
+
+int tdat_chunk_walk_read(struct tdat_chunk_walk *cw, struct tdat_chunk *c,
+			 uint8_t **buf, size_t *cap, struct tdat_error *err)
+{
+	int got = tdat_chunk_walk_next(cw, c, err);
+
+	if (got <= 0)
+		return got;
+	if (grow(buf, cap, c->csize))
+		return walk_fail(cw, c->offset, err, "out of memory");
+	return tdat_chunk_read(cw, c, *buf, err) ? -1 : 1;
 }
 
 int64_t tdat_chunk_walk_run(struct tdat_chunk_walk *cw, uint8_t **buf,

@@ -613,12 +613,14 @@ int tdat_page_fill_item(const struct tdat_file *f, struct tdat_page_fill *pf,
 /* ---- chunk headers of a compressed stream (chunkindex.c) ---------------- */
 
 /*
- * Walk the chunks of a compressed CPU stream by their 8-byte headers
- * alone, payloads unread: to find the last chunk, or to copy chunks as
- * stored.  Each header is checked (inside the stream's extent and its
- * chunk count, whole pages, at most TDAT_MAX_CHUNK, no larger than the
- * codec's worst case) before it is used; failures name the file, the
- * header's offset and what is wrong.
+ * Walk the chunks of a compressed CPU stream by their 8-byte headers,
+ * payloads read only when asked: to find the last chunk, to copy chunks
+ * as stored, or to read them one at a time with no reader open (a walk
+ * is a position and the stream's bounds, no buffer).  Each header is
+ * checked (inside the stream's extent and its chunk count, whole pages,
+ * at most TDAT_MAX_CHUNK, no larger than the codec's worst case) before
+ * it is used; failures name the file, the header's offset and what is
+ * wrong.
  */
 struct tdat_chunk {
 	uint64_t offset;	/* of the header; payload at offset + 8 */
@@ -650,6 +652,10 @@ int tdat_chunk_walk_last(struct tdat_chunk_walk *cw, struct tdat_chunk *last,
 /* The payload of a chunk the walk gave (c->csize bytes into buf). */
 int tdat_chunk_read(struct tdat_chunk_walk *cw, const struct tdat_chunk *c,
 		    void *buf, struct tdat_error *err);
+/* The next chunk and its payload as stored in *buf (grown as needed, *cap
+ * bytes; free it): 1, 0 after the last chunk, -1. */
+int tdat_chunk_walk_read(struct tdat_chunk_walk *cw, struct tdat_chunk *c,
+			 uint8_t **buf, size_t *cap, struct tdat_error *err);
 /*
  * Read whole chunks, headers and payloads as stored, from the walk's
  * position into *buf (grown as needed, *cap bytes; free it): about want
@@ -687,23 +693,5 @@ int tdat_chunk_decode(struct tdat_chunk_decoder *d, const void *data,
 		      uint32_t csize, void *out, uint32_t usize,
 		      uint64_t where, struct tdat_error *err);
 void tdat_chunk_decoder_free(struct tdat_chunk_decoder *d);
-
-/* ---- stored chunks by position (chunkread.c) ----------------------------- */
-
-/*
- * For callers that keep a position per compressed stream instead of an
- * open reader.  tdat_chunk_first: the stream's chunk count and the file
- * offset of its first chunk header (count 0 for a stream without data).
- * tdat_chunk_read_at: the chunk whose header is at off, bounded by its
- * stream: its stored bytes in *data (grown as needed, *cap its size) and
- * its sizes; the next chunk's header is at off + 8 + *csize.
- */
-int tdat_chunk_first(const struct tdat_file *f, int buf, int idx,
-		     uint32_t *nchunks, uint64_t *first,
-		     struct tdat_error *err);
-int tdat_chunk_read_at(const struct tdat_file *f, int buf, int idx,
-		       uint64_t off, uint8_t **data, size_t *cap,
-		       uint32_t *csize, uint32_t *usize,
-		       struct tdat_error *err);
 
 #endif

@@ -51,7 +51,6 @@ int main(void)
 	suite_report_opts();
 	suite_salvage();
 	suite_tsadjust();
-	suite_chunkread();
 	suite_chunkindex();
 	suite_merge_meta();
 	CU_basic_set_mode(CU_BRM_NORMAL);

@@ -3,7 +3,9 @@
  * the last timestamp read from a stream's end (libfmt/streamtail.c).
  *
  * On every compressed fixture the walk must see exactly the chunks the
- * full reader sees, runs must hold whole chunks as stored, and the last
+ * full reader sees, chunks read one at a time and decoded with one
+ * decoder must give the reader's pages, runs must hold whole chunks as
+ * stored, and the last
  * timestamp must be the last event the full read yields (raw fixtures
  * too).  Then copies of a real file with hostile chunk headers and frame
  * headers: every one refused with its file and offset.
@@ -19,6 +21,7 @@ static const char *const compressed[] = {
 	"v7-zstd-sched-irq.dat", "v7-zstd-markers-raw_syscalls.dat",
 	"v7-zstd-sched-irq-tc34.dat", "v7-zlib-sched-irq-tc34.dat",
 	"v7-zstd-2inst-irq-top-sched-inst1.dat",
+	"v7-zstd-2inst-irq-top-sched-inst1-tc34.dat",
 };
 static const char *const all[] = {
 	"v6-sched-irq.dat", "v6-2inst-irq-top-sched-inst1.dat",
@@ -66,6 +69,45 @@ static void walk_matches_reader(struct tdat_file *f, int b, int k)
 	}
 }
 
+/* Chunks read one at a time (as split's first pass does), decoded with
+ * the one decoder d: the reader's pages, all of them, and nothing after. */
+static void reads_match_pages(struct tdat_file *f, int b, int k,
+			      struct tdat_chunk_decoder *d)
+{
+	struct tdat_error err;
+	struct tdat_chunk_walk cw;
+	struct tdat_chunk c;
+	struct tdat_cpu_reader *r = tdat_cpu_open(f, b, k, &err);
+	uint32_t ps = f->buffers[b].page_size, j;
+	uint8_t *data = NULL, *out = NULL;
+	const uint8_t *page;
+	size_t cap = 0;
+	uint64_t pages = 0;
+	int got;
+
+	CU_ASSERT_FATAL(r != NULL);
+	CU_ASSERT_FATAL(tdat_chunk_walk_init(&cw, f, b, k, &err) == 0);
+	while ((got = tdat_chunk_walk_read(&cw, &c, &data, &cap, &err)) == 1) {
+		CU_ASSERT_FATAL(cap >= c.csize);
+		out = realloc(out, c.usize ? c.usize : 1);
+		CU_ASSERT_FATAL(out != NULL);
+		CU_ASSERT_FATAL(tdat_chunk_decode(d, data, c.csize, out,
+						  c.usize, c.offset, &err) == 0);
+		for (j = 0; j < c.usize / ps; j++, pages++) {
+			CU_ASSERT_EQUAL_FATAL(tdat_cpu_next_page(r, &page, NULL,
+								 &err), 1);
+			CU_ASSERT(!memcmp(page, out + (size_t)j * ps, ps));
+		}
+	}
+	CU_ASSERT_EQUAL(got, 0);
+	CU_ASSERT_EQUAL(tdat_chunk_walk_read(&cw, &c, &data, &cap, &err), 0);
+	CU_ASSERT_EQUAL(tdat_cpu_next_page(r, &page, NULL, &err), 0);
+	CU_ASSERT(pages > 0);
+	free(data);
+	free(out);
+	tdat_cpu_close(r);
+}
+
 /* Runs of about want bytes: whole chunks, and all of them. */
 static void runs_cover(struct tdat_file *f, int b, int k, size_t want)
 {
@@ -101,18 +143,23 @@ static void test_walk_fixtures(void)
 
 	for (i = 0; i < N(compressed); i++) {
 		struct tdat_file *f = tdat_open(fixture(compressed[i]), &err);
+		struct tdat_chunk_decoder *d;
 
 		CU_ASSERT_FATAL(f != NULL);
+		d = tdat_chunk_decoder_new(f);
+		CU_ASSERT_FATAL(d != NULL);
 		for (b = 0; b < f->nbuffers; b++)
 			for (k = 0; k < f->buffers[b].ncpus; k++) {
 				if (f->buffers[b].latency ||
 				    !f->buffers[b].cpus[k].size)
 					continue;
 				walk_matches_reader(f, b, k);
+				reads_match_pages(f, b, k, d);
 				runs_cover(f, b, k, 1);
 				runs_cover(f, b, k, 10000);
 				runs_cover(f, b, k, 1 << 20);
 			}
+		tdat_chunk_decoder_free(d);
 		tdat_close(f);
 	}
 }
@@ -261,8 +308,12 @@ static const char *patched(const uint8_t *d, size_t len, uint64_t off,
 	return path;
 }
 
-/* Walk (or run) CPU 0 of path to the end: 0, or -1 with err. */
-static int walk_all(const char *path, int runs, struct tdat_error *err)
+/* How walk_all goes through the stream. */
+enum { BY_HEADER, BY_RUN, BY_READ };
+
+/* Walk CPU 0 of path to the end by headers, runs or reads: 0, or -1
+ * with err. */
+static int walk_all(const char *path, int how, struct tdat_error *err)
 {
 	struct tdat_file *f = tdat_open(path, err);
 	struct tdat_chunk_walk cw;
@@ -275,9 +326,13 @@ static int walk_all(const char *path, int runs, struct tdat_error *err)
 	CU_ASSERT_FATAL(f != NULL);
 	if (tdat_chunk_walk_init(&cw, f, 0, 0, err))
 		got = -1;
-	else if (runs)
+	else if (how == BY_RUN)
 		while ((got = tdat_chunk_walk_run(&cw, &buf, &cap, 1 << 16,
 						  &nc, err)) > 0)
+			;
+	else if (how == BY_READ)
+		while ((got = tdat_chunk_walk_read(&cw, &c, &buf, &cap,
+						   err)) > 0)
 			;
 	else
 		while ((got = tdat_chunk_walk_next(&cw, &c, err)) > 0)
@@ -288,13 +343,13 @@ static int walk_all(const char *path, int runs, struct tdat_error *err)
 }
 
 /* Refused, naming the file and the offset. */
-static void refused(const char *path, int runs, uint64_t off,
+static void refused(const char *path, int how, uint64_t off,
 		    const char *what)
 {
 	struct tdat_error err;
 	char want[64];
 
-	CU_ASSERT_EQUAL(walk_all(path, runs, &err), -1);
+	CU_ASSERT_EQUAL(walk_all(path, how, &err), -1);
 	snprintf(want, sizeof(want), "offset %llu:", (unsigned long long)off);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
@@ -305,12 +360,15 @@ static void refused(const char *path, int runs, uint64_t off,
 static void test_hostile(void)
 {
 	const char *in = fixture("v7-zstd-markers-raw_syscalls.dat");
+	const char *raw = fixture("v6-sched-irq.dat");
 	struct tdat_error err;
 	struct tdat_file *f = tdat_open(in, &err);
-	uint64_t s, h1, h2;
+	uint64_t s, s6, h1, h2;
 	uint8_t *d;
 	size_t len;
 	uint32_t c0, c1;
+	char *count, *csize, *upart, *uhuge, *ratio, *magic, *fewer;
+	int how;
 
 	CU_ASSERT_FATAL(f != NULL);
 	CU_ASSERT_FATAL(f->buffers[0].cpus[0].cpu == 0);
@@ -323,31 +381,44 @@ static void test_hostile(void)
 	h1 = s + 4 + 8 + c0;		/* second chunk's header */
 	h2 = h1 + 8 + c1;		/* third's */
 	CU_ASSERT_FATAL(c1 > codec_bound(TDAT_CODEC_ZSTD, 4096));
-
-	CU_ASSERT_EQUAL(walk_all(in, 0, &err), 0);
-	CU_ASSERT_EQUAL(walk_all(in, 1, &err), 0);
-	refused(patched(d, len, s, 0x7fffffff, "count.dat"), 0, s,
-		"chunk count runs past");
-	refused(patched(d, len, h2, 0x7fffffff, "csize.dat"), 0, h2,
-		"runs past the end of the stream");
-	refused(patched(d, len, h2, 0x7fffffff, "csize.dat"), 1, h2,
-		"runs past the end of the stream");
-	refused(patched(d, len, h2 + 4, 4095, "upart.dat"), 0, h2,
-		"implausible uncompressed size");
-	refused(patched(d, len, h2 + 4, 0xfffff000, "uhuge.dat"), 0, h2,
-		"implausible uncompressed size");
-	refused(patched(d, len, h1 + 4, 4096, "ratio.dat"), 0, h1,
-		"larger than any compression");
-	/* a header walk cannot see a bad frame; a run reads it */
-	CU_ASSERT_EQUAL(walk_all(patched(d, len, h2 + 8, 0, "magic.dat"), 0,
-				 &err), 0);
-	refused(patched(d, len, h2 + 8, 0, "magic.dat"), 1, h2,
-		"is not a zstd frame");
-	/* the stream's count says fewer chunks than there are: the walk
-	 * ends there, as the reader does */
-	CU_ASSERT_EQUAL(walk_all(patched(d, len, s, 2, "fewer.dat"), 1,
-				 &err), 0);
+	count = strdup(patched(d, len, s, 0x7fffffff, "count.dat"));
+	csize = strdup(patched(d, len, h2, 0x7fffffff, "csize.dat"));
+	upart = strdup(patched(d, len, h2 + 4, 4095, "upart.dat"));
+	uhuge = strdup(patched(d, len, h2 + 4, 0xfffff000, "uhuge.dat"));
+	ratio = strdup(patched(d, len, h1 + 4, 4096, "ratio.dat"));
+	magic = strdup(patched(d, len, h2 + 8, 0, "magic.dat"));
+	fewer = strdup(patched(d, len, s, 2, "fewer.dat"));
 	free(d);
+	f = tdat_open(raw, &err);
+	CU_ASSERT_FATAL(f != NULL);
+	s6 = f->buffers[0].cpus[0].offset;
+	tdat_close(f);
+
+	/* every header rule holds however the stream is gone through */
+	for (how = BY_HEADER; how <= BY_READ; how++) {
+		CU_ASSERT_EQUAL(walk_all(in, how, &err), 0);
+		refused(count, how, s, "chunk count runs past");
+		refused(csize, how, h2, "runs past the end of the stream");
+		refused(upart, how, h2, "implausible uncompressed size");
+		refused(uhuge, how, h2, "implausible uncompressed size");
+		refused(ratio, how, h1, "larger than any compression");
+		/* the stream's count says fewer chunks than there are: the
+		 * walk ends there, as the reader does */
+		CU_ASSERT_EQUAL(walk_all(fewer, how, &err), 0);
+	}
+	/* a header walk or read cannot see a bad frame; a run checks it */
+	CU_ASSERT_EQUAL(walk_all(magic, BY_HEADER, &err), 0);
+	CU_ASSERT_EQUAL(walk_all(magic, BY_READ, &err), 0);
+	refused(magic, BY_RUN, h2, "is not a zstd frame");
+	/* raw data has no chunks to walk */
+	refused(raw, BY_READ, s6, "not compressed");
+	free(count);
+	free(csize);
+	free(upart);
+	free(uhuge);
+	free(ratio);
+	free(magic);
+	free(fewer);
 }
 
 static void test_frame_check(void)

@@ -22,7 +22,6 @@ void suite_json(void);
 void suite_report_opts(void);
 void suite_salvage(void);
 void suite_tsadjust(void);
-void suite_chunkread(void);
 void suite_chunkindex(void);
 void suite_merge_meta(void);
 #endif
