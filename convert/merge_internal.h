@@ -4,7 +4,12 @@
  *   merge.c        the driver: inputs read for metadata, then the output
  *                  written buffer by buffer, CPU by CPU
  *   merge_meta.c   can the inputs share one file, and the output's
- *                  metadata (formats, texts and options joined)
+ *                  metadata: the entry points, header and buffers
+ *   merge_formats.c  its event formats, the union of the inputs'
+ *   merge_texts.c  its kallsyms, printk formats, cmdlines (the union of
+ *                  the lines), BTF and modules (the larger)
+ *   merge_options.c  its options: which must match, which are joined
+ *   merge_extras.c its unknown v7 sections, every input's
  *   merge_cpu.c    one output CPU stream from the inputs' streams of that
  *                  CPU, in time order, duplicates dropped: the loop
  *   merge_heads.c  an input stream of it read page by page (chunk mode)
@@ -19,7 +24,8 @@
  *                  first timestamp of each stream
  *   merge_dups.c   which events at one timestamp repeat another input's
  *
- * merge_cpu.c and the four files after it share merge_cpu_internal.h.
+ * merge_meta.c and the four files after it share merge_meta_internal.h,
+ * merge_cpu.c and the four files after it merge_cpu_internal.h.
  */
 #ifndef MERGE_INTERNAL_H
 #define MERGE_INTERNAL_H
