@@ -119,16 +119,6 @@ int tdat_meta_load(struct tdat_file *f, enum tdat_meta m,
 	return 0;
 }
 
-int tdat_meta_load_all(struct tdat_file *f, struct tdat_error *err)
-{
-	int i;
-
-	for (i = 0; i < TDAT_META_COUNT; i++)
-		if (tdat_meta_load(f, i, err))
-			return -1;
-	return 0;
-}
-
 /* A text part's framing is its leading size field: checked from the
  * first decoded bytes, as meta_check_v7 words it. */
 static int check_text_head(const struct tdat_file *f, int m,

@@ -228,7 +228,6 @@ int tdat_meta_pending(const struct tdat_file *f, enum tdat_meta m);
  * 0 if it was not pending.  -1 with err naming the file and offset. */
 int tdat_meta_load(struct tdat_file *f, enum tdat_meta m,
 		   struct tdat_error *err);
-int tdat_meta_load_all(struct tdat_file *f, struct tdat_error *err);
 /* Check that a pending part decodes as tdat_meta_load would have it,
  * without keeping what it decodes to (big texts go through a small
  * window).  0 if it does or is not pending; -1 with err as at open. */
