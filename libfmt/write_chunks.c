@@ -106,8 +106,22 @@ int chunks_end(struct tdat_writer *w, uint64_t count_at,
 	return patch32(w, count_at, w->nchunks, err);
 }
 
-/* A chunk to copy must hold sane pages: never pass on corrupt input.
- * -2 (not -1) says the chunk is bad, so a caller can name where it is. */
+/* A bad chunk to copy (kind: "" or "stored "): the writer is broken,
+ * and -2 (not -1) says so, so a caller can name where it is. */
+static int chunk_bad(struct tdat_writer *w, const char *kind, uint32_t usize,
+		     const char *why, struct tdat_error *err)
+{
+	struct wbuf *wb = &w->bufs[w->cur];
+
+	w->broken = 1;
+	tdat_fail_nooff(err, w->meta->path ? w->meta->path : w->out.path,
+			"buffer \"%s\" CPU %d: %s%s chunk %u (%u bytes) %s",
+			wb->b->name, w->cpu->cpu, kind,
+			tdat_codec_name(w->codec), w->nchunks, usize, why);
+	return -2;
+}
+
+/* A chunk to copy must hold sane pages: never pass on corrupt input. */
 static int check_chunk(struct tdat_writer *w, const void *data,
 		       uint32_t csize, uint32_t usize, struct tdat_error *err)
 {
@@ -125,20 +139,25 @@ static int check_chunk(struct tdat_writer *w, const void *data,
 		if (tdat_page_iter_init(&it, w->meta, buf + at, wb->page_size))
 			why = "holds a page whose commit is larger than the"
 			      " page";
-	if (!why)
-		return 0;
-	w->broken = 1;
-	tdat_fail_nooff(err, w->meta->path ? w->meta->path : w->out.path,
-			"buffer \"%s\" CPU %d: %s chunk %u (%u bytes) %s",
-			wb->b->name, w->cpu->cpu, tdat_codec_name(w->codec),
-			w->nchunks, usize, why);
-	return -2;
+	return why ? chunk_bad(w, "", usize, why, err) : 0;
+}
+
+/* One checked chunk out: counted, its header, its payload. */
+static int put_chunk(struct tdat_writer *w, const void *data, uint32_t csize,
+		     uint32_t usize, struct tdat_error *err)
+{
+	uint8_t h[8];
+
+	if (count_chunk(w, err))
+		return -1;
+	tdat_store32(w->big, h, csize);
+	tdat_store32(w->big, h + 4, usize);
+	return emit(w, h, 8, err) || emit(w, data, csize, err) ? -1 : 0;
 }
 
 int chunks_copy(struct tdat_writer *w, const void *data, uint32_t csize,
 		uint32_t usize, struct tdat_error *err)
 {
-	uint8_t h[8];
 	int r;
 
 	/* The pool's chunks come first: they were given first. */
@@ -147,11 +166,7 @@ int chunks_copy(struct tdat_writer *w, const void *data, uint32_t csize,
 	r = check_chunk(w, data, csize, usize, err);
 	if (r)
 		return r;
-	if (count_chunk(w, err))
-		return -1;
-	tdat_store32(w->big, h, csize);
-	tdat_store32(w->big, h + 4, usize);
-	return emit(w, h, 8, err) || emit(w, data, csize, err) ? -1 : 0;
+	return put_chunk(w, data, csize, usize, err);
 }
 
 /*
@@ -176,19 +191,6 @@ static const char *stored_why(struct tdat_writer *w, const uint8_t *data,
 	return chunk_frame_check(w->codec, data, csize, usize);
 }
 
-static int stored_bad(struct tdat_writer *w, uint32_t usize, const char *why,
-		      struct tdat_error *err)
-{
-	struct wbuf *wb = &w->bufs[w->cur];
-
-	w->broken = 1;
-	tdat_fail_nooff(err, w->meta->path ? w->meta->path : w->out.path,
-			"buffer \"%s\" CPU %d: stored %s chunk %u (%u bytes) %s",
-			wb->b->name, w->cpu->cpu, tdat_codec_name(w->codec),
-			w->nchunks, usize, why);
-	return -2;
-}
-
 int chunks_put_stored(struct tdat_writer *w, const uint8_t *run, size_t len,
 		      struct tdat_error *err)
 {
@@ -201,7 +203,7 @@ int chunks_put_stored(struct tdat_writer *w, const uint8_t *run, size_t len,
 		const char *why = NULL;
 
 		if (len - at < 8)
-			return stored_bad(w, 0, "is cut inside its header", err);
+			return chunk_bad(w, "stored ", 0, "is cut inside its header", err);
 		csize = tdat_load32(w->big, run + at);
 		usize = tdat_load32(w->big, run + at + 4);
 		if (csize > len - at - 8)
@@ -209,7 +211,7 @@ int chunks_put_stored(struct tdat_writer *w, const uint8_t *run, size_t len,
 		else
 			why = stored_why(w, run + at + 8, csize, usize);
 		if (why)
-			return stored_bad(w, usize, why, err);
+			return chunk_bad(w, "stored ", usize, why, err);
 		if (count_chunk(w, err))
 			return -1;
 		at += 8 + (size_t)csize;
@@ -222,16 +224,11 @@ int chunks_put_stored_one(struct tdat_writer *w, const void *data,
 			  struct tdat_error *err)
 {
 	const char *why;
-	uint8_t h[8];
 
 	if (flush_chunks(w, err))
 		return -1;
 	why = stored_why(w, data, csize, usize);
 	if (why)
-		return stored_bad(w, usize, why, err);
-	if (count_chunk(w, err))
-		return -1;
-	tdat_store32(w->big, h, csize);
-	tdat_store32(w->big, h + 4, usize);
-	return emit(w, h, 8, err) || emit(w, data, csize, err) ? -1 : 0;
+		return chunk_bad(w, "stored ", usize, why, err);
+	return put_chunk(w, data, csize, usize, err);
 }
