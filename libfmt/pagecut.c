@@ -344,14 +344,16 @@ int tdat_page_fill_item(const struct tdat_file *f, struct tdat_page_fill *pf,
 	struct tdat_event ev;
 	uint32_t need;
 
+	if (len < 4 || len % 4)
+		return -1;
 	/* as an event of a page starting at item: len bytes copied */
 	ev.ts = ts;
 	ev.offset = 0;
 	ev.data = item + 4;
 	ev.size = len - 4;
 	need = need_of(item, &ev, pf->nev, pf->ts);
-	if (len < 4 || len % 4 || !need || pf->pos + need > pf->end)
-		return pf->nev && len >= 4 && !(len % 4) && need ? 0 : -1;
+	if (!need || pf->pos + need > pf->end)
+		return pf->nev ? 0 : -1;	/* full, or cannot go at all */
 	if (!pf->nev)
 		tdat_put64(f, pf->page, ts);
 	if (put_event(&o, item, &ev))
