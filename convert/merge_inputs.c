@@ -54,6 +54,7 @@ struct tdat_file *input_get(struct merge_ctx *m, int i,
 {
 	struct merge_input *in = &m->in[i];
 	struct tdat_file *f;
+	int busy;
 
 	in->last_use = ++m->tick;
 	if (in->f)
@@ -71,7 +72,12 @@ struct tdat_file *input_get(struct merge_ctx *m, int i,
 	input_slim(f);
 	in->f = f;
 	m->nopen++;
+	/* when every other open input is busy, the one just opened is the
+	 * least recently used idle one: it must not be the one closed */
+	busy = in->busy;
+	in->busy = 1;
 	input_trim(m);
+	in->busy = busy;
 	return f;
 }
 

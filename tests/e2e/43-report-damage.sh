@@ -7,44 +7,17 @@
 in=$FIX/v7-zstd-markers-raw_syscalls.dat
 
 # Corrupt 16 bytes in the middle of CPU 0's 4th chunk payload; the chunk
-# headers stay intact.  The v7 options chain is walked to find CPU 0.
-python3 - "$in" bad.dat <<'PY'
+# headers stay intact.
+at=$(chunk_at "$in" 3)
+python3 - "$in" bad.dat "$at" <<'PY'
 import struct, sys
 d = bytearray(open(sys.argv[1], 'rb').read())
-name_end = d.index(0, 18)
-ver_end = d.index(0, name_end + 1)
-off = struct.unpack_from('<Q', d, ver_end + 1)[0]
-cpu0 = None
-while off:
-    size = struct.unpack_from('<Q', d, off + 8)[0]
-    body, pos, nxt = off + 16, off + 16, 0
-    while pos < body + size:
-        oid, osz = struct.unpack_from('<HI', d, pos)
-        data = pos + 6
-        if oid == 0:
-            nxt = struct.unpack_from('<Q', d, data)[0]
-        elif oid == 3:                       # BUFFER: find CPU 0
-            p = data + 8
-            p = d.index(0, p) + 1            # name
-            p = d.index(0, p) + 1            # clock
-            p += 4
-            n = struct.unpack_from('<I', d, p)[0]; p += 4
-            for i in range(n):
-                cpu, coff, csz = struct.unpack_from('<IQQ', d, p + 20 * i)
-                if cpu == 0:
-                    cpu0 = coff
-        pos = data + osz
-    off = nxt
-p = cpu0 + 4
-for k in range(3):                           # skip chunks 0..2
-    c = struct.unpack_from('<I', d, p)[0]
-    p += 8 + c
+p = int(sys.argv[3])
 c = struct.unpack_from('<I', d, p)[0]
 mid = p + 8 + c // 2
 for i in range(16):
     d[mid + i] ^= 0xff
 open(sys.argv[2], 'wb').write(d)
-print(p)
 PY
 
 $TB report -i "$in" >full.txt || fail "report of the intact file"

@@ -98,3 +98,38 @@ peak_rss_kb() {
 fixtures() {
 	ls "$FIX"/*.dat
 }
+
+# chunk_at FILE K: file offset of the header of CPU 0's chunk K in a v7
+# file (first BUFFER option, found by walking the options chain).
+chunk_at() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+name_end = d.index(0, 18)
+ver_end = d.index(0, name_end + 1)
+off = struct.unpack_from('<Q', d, ver_end + 1)[0]
+cpu0 = None
+while off:
+    size = struct.unpack_from('<Q', d, off + 8)[0]
+    body, pos, nxt = off + 16, off + 16, 0
+    while pos < body + size:
+        oid, osz = struct.unpack_from('<HI', d, pos)
+        data = pos + 6
+        if oid == 0:
+            nxt = struct.unpack_from('<Q', d, data)[0]
+        elif oid == 3 and cpu0 is None:
+            p = d.index(0, data + 8) + 1
+            p = d.index(0, p) + 1 + 4
+            n = struct.unpack_from('<I', d, p)[0]; p += 4
+            for i in range(n):
+                cpu, coff, csz = struct.unpack_from('<IQQ', d, p + 20 * i)
+                if cpu == 0:
+                    cpu0 = coff
+        pos = data + osz
+    off = nxt
+p = cpu0 + 4
+for k in range(int(sys.argv[2])):
+    p += 8 + struct.unpack_from('<I', d, p)[0]
+print(p)
+PY
+}

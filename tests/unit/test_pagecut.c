@@ -258,13 +258,26 @@ static uint8_t *first_busy_page(struct tdat_file *f, int min)
 	return copy;
 }
 
+/* Mark page (of f, ps bytes) as having lost count events before it: the
+ * two flag bits in the commit word and the count stored after the data. */
+static void mark_missed(struct tdat_file *f, uint8_t *page, uint32_t ps,
+			uint64_t count)
+{
+	uint64_t c = commit_of(f, page);
+	uint32_t used = (uint32_t)(c & 0x07FFFFFF);
+
+	CU_ASSERT_FATAL(f->page_header_size + used + 8 <= ps);
+	tdat_put64(f, page + 8, c | (1ull << 31) | (1ull << 30));
+	tdat_put64(f, page + f->page_header_size + used, count);
+}
+
 /* Missed events stay with the piece that holds the page's first event. */
 static void test_cut_missed(void)
 {
 	struct tdat_error err;
 	struct tdat_file *f = tdat_open(fixture("v6-sched-irq.dat"), &err);
 	uint8_t *page, *out;
-	uint32_t ps, used;
+	uint32_t ps;
 	int64_t missed;
 	uint64_t c;
 	int n;
@@ -276,10 +289,7 @@ static void test_cut_missed(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(page);
 	/* flag + stored count 1234 right after the data */
 	c = commit_of(f, page);
-	used = (uint32_t)(c & 0x07FFFFFF);
-	CU_ASSERT_FATAL(f->page_header_size + used + 8 <= ps);
-	tdat_put64(f, page + 8, c | (1ull << 31) | (1ull << 30));
-	tdat_put64(f, page + f->page_header_size + used, 1234);
+	mark_missed(f, page, ps, 1234);
 	n = page_events(f, page, ps, in_ev, &missed);
 	CU_ASSERT_EQUAL(missed, 1234);
 
@@ -566,9 +576,8 @@ static void test_fill_missed(void)
 	struct tdat_file *f = tdat_open(fixture("v6-sched-irq.dat"), &err);
 	struct tdat_page_fill pf;
 	uint8_t keep[MAXEV], *page, *marked, *out;
-	uint32_t ps, used, next = 0;
+	uint32_t ps, next = 0;
 	int64_t missed;
-	uint64_t c;
 	int n;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
@@ -578,10 +587,7 @@ static void test_fill_missed(void)
 	marked = malloc(ps);
 	out = malloc(ps);
 	memcpy(marked, page, ps);
-	c = commit_of(f, marked);
-	used = (uint32_t)(c & 0x07FFFFFF);
-	tdat_put64(f, marked + 8, c | (1ull << 31) | (1ull << 30));
-	tdat_put64(f, marked + f->page_header_size + used, 77);
+	mark_missed(f, marked, ps, 77);
 	n = page_events(f, page, ps, in_ev, NULL);
 	memset(keep, 0, sizeof(keep));
 	keep[n - 1] = 1;
