@@ -8,6 +8,9 @@
  * with one is the stream's last.  Empty pages at the end are stepped
  * over; when too many are, or the end does not read, the answer is
  * "unknown" (0), never a guess: callers then read the stream in full.
+ * A chunk header out of bounds is not "unknown" but damage (-1): the
+ * stream could not be read in full either, and merge refuses it, as it
+ * refuses it when copying.
  */
 #include <stdlib.h>
 #include "internal.h"
