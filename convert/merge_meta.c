@@ -156,7 +156,7 @@ struct tdat_file *meta_from_first(const struct tdat_file *f,
 		if (tdat_meta_copy(m, f, i, err))
 			goto fail;
 	for (i = 0; i < f->noptions; i++)
-		if (add_option(m, &f->options[i]))
+		if (tdat_add_option(m, &f->options[i]))
 			goto nomem;
 	for (i = 0; i < f->nbuffers; i++)
 		if (add_buffer(m, &f->buffers[i]))
