@@ -56,7 +56,8 @@ int merge_bytes_add(uint8_t **b, size_t *len, size_t *cap, const void *p,
 		*b = q;
 		*cap = c;
 	}
-	memcpy(*b + *len, p, n);
+	if (n)
+		memcpy(*b + *len, p, n);
 	*len += n;
 	return 0;
 }

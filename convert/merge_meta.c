@@ -57,19 +57,9 @@ int blob_equal(const struct tdat_blob *a, const struct tdat_blob *b)
 /* Append bytes to a growing blob. */
 int blob_add(struct tdat_blob *b, size_t *cap, const void *p, size_t n)
 {
-	if (b->len + n > *cap) {
-		size_t c = (b->len + n) * 2;
-		uint8_t *d = realloc(b->data, c);
-
-		if (!d)
-			return -1;
-		b->data = d;
-		*cap = c;
-	}
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-	return 0;
+	return merge_bytes_add(&b->data, &b->len, cap, p, n);
 }
+
 static int add_cpu(struct tdat_buffer *b, int cpu)
 {
 	struct tdat_cpu *c;
