@@ -240,27 +240,15 @@ static int64_t entry_of(struct dup_table *d, const uint8_t *data,
 			return -1;
 		return entry_of(d, data, size, add);
 	}
-	if (d->nbytes + size > d->bcap) {
-		size_t bcap = d->bcap ? d->bcap : 4096;
-		uint8_t *p;
-
-		while (bcap < d->nbytes + size)
-			bcap *= 2;
-		p = realloc(d->bytes, bcap);
-		if (!p)
-			return -1;
-		d->bytes = p;
-		d->bcap = bcap;
-	}
+	if (merge_bytes_add(&d->bytes, &d->nbytes, &d->bcap, data, size))
+		return -1;
 	i = d->n++;
-	memcpy(d->bytes + d->nbytes, data, size);
 	d->e[i].hash = h;
 	d->e[i].size = size;
-	d->e[i].off = (uint32_t)d->nbytes;
+	d->e[i].off = (uint32_t)(d->nbytes - size);
 	d->e[i].out = 0;
 	d->e[i].bucket = b;
 	d->index[b] = i + 1;
-	d->nbytes += size;
 	for (s = 0; s < d->nslots; s++)
 		d->cnt[s][i] = 0;
 	return i;

@@ -31,23 +31,11 @@ static int items_add(struct items *l, const uint8_t *item, uint32_t len,
 		l->it = it;
 		l->cap = cap;
 	}
-	if (l->nb + len > l->bcap) {
-		size_t bcap = l->bcap ? l->bcap : 4096;
-		uint8_t *b;
-
-		while (bcap < l->nb + len)
-			bcap *= 2;
-		b = realloc(l->b, bcap);
-		if (!b)
-			return -1;
-		l->b = b;
-		l->bcap = bcap;
-	}
-	memcpy(l->b + l->nb, item, len);
-	l->it[l->n].off = l->nb;
+	if (merge_bytes_add(&l->b, &l->nb, &l->bcap, item, len))
+		return -1;
+	l->it[l->n].off = l->nb - len;
 	l->it[l->n].len = len;
 	l->it[l->n++].hdr = hdr;
-	l->nb += len;
 	return 0;
 }
 

@@ -77,6 +77,10 @@ int merge_fail(struct tdat_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void merge_warn(struct merge_ctx *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Append n bytes of p to *b (*len used of *cap, grown by doubling).
+ * -1 when out of memory, *b left as it was. */
+int merge_bytes_add(uint8_t **b, size_t *len, size_t *cap, const void *p,
+		    size_t n);
 
 /* ---- merge_meta.c ---- */
 

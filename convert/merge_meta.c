@@ -57,19 +57,9 @@ int blob_equal(const struct tdat_blob *a, const struct tdat_blob *b)
 /* Append bytes to a growing blob. */
 int blob_add(struct tdat_blob *b, size_t *cap, const void *p, size_t n)
 {
-	if (b->len + n > *cap) {
-		size_t c = (b->len + n) * 2;
-		uint8_t *d = realloc(b->data, c);
-
-		if (!d)
-			return -1;
-		b->data = d;
-		*cap = c;
-	}
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-	return 0;
+	return merge_bytes_add(&b->data, &b->len, cap, p, n);
 }
+
 static int add_cpu(struct tdat_buffer *b, int cpu)
 {
 	struct tdat_cpu *c;
@@ -156,7 +146,7 @@ struct tdat_file *meta_from_first(const struct tdat_file *f,
 		if (tdat_meta_copy(m, f, i, err))
 			goto fail;
 	for (i = 0; i < f->noptions; i++)
-		if (add_option(m, &f->options[i]))
+		if (tdat_add_option(m, &f->options[i]))
 			goto nomem;
 	for (i = 0; i < f->nbuffers; i++)
 		if (add_buffer(m, &f->buffers[i]))

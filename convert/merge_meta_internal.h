@@ -48,8 +48,6 @@ int join_raw(struct tdat_file *m, const struct tdat_file *f,
 
 /* ---- merge_options.c ---- */
 
-/* Append a copy of o to m's options; -1 when out of memory. */
-int add_option(struct tdat_file *m, const struct tdat_option *o);
 /* Check the options that must match and add f's others to m. */
 int join_options(struct tdat_file *m, const struct tdat_file *f,
 		 const struct who *w);

@@ -9,27 +9,6 @@
 #include <string.h>
 #include "merge_meta_internal.h"
 
-int add_option(struct tdat_file *m, const struct tdat_option *o)
-{
-	struct tdat_option *n;
-
-	n = realloc(m->options, (size_t)(m->noptions + 1) * sizeof(*n));
-	if (!n)
-		return -1;
-	m->options = n;
-	n = &m->options[m->noptions];
-	n->id = o->id;
-	n->size = o->size;
-	n->data = NULL;
-	if (o->size) {
-		n->data = malloc(o->size);
-		if (!n->data)
-			return -1;
-		memcpy(n->data, o->data, o->size);
-	}
-	m->noptions++;
-	return 0;
-}
 static int is_single(uint16_t id)
 {
 	switch (id) {
@@ -136,7 +115,7 @@ int join_options(struct tdat_file *m, const struct tdat_file *f,
 
 		if (is_single(id)) {
 			if (!tdat_find_option(m, id) &&
-			    add_option(m, &f->options[i]))
+			    tdat_add_option(m, &f->options[i]))
 				goto nomem;
 			continue;
 		}
@@ -151,7 +130,7 @@ int join_options(struct tdat_file *m, const struct tdat_file *f,
 			continue;
 		for (j = i; j < f->noptions; j++)
 			if (f->options[j].id == id &&
-			    add_option(m, &f->options[j]))
+			    tdat_add_option(m, &f->options[j]))
 				goto nomem;
 	}
 	return 0;

@@ -26,6 +26,11 @@ int options_add(struct tdat_file *f, uint16_t id, uint32_t size,
 	return 0;
 }
 
+int tdat_add_option(struct tdat_file *f, const struct tdat_option *o)
+{
+	return options_add(f, o->id, o->size, o->data);
+}
+
 struct tdat_buffer *buffers_add(struct tdat_file *f)
 {
 	struct tdat_buffer *b;

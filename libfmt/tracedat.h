@@ -273,6 +273,9 @@ const struct tdat_buffer *tdat_top_buffer(const struct tdat_file *f);
 const struct tdat_option *tdat_find_option(const struct tdat_file *f,
 					   uint16_t id);
 
+/* Append a copy of option o to f's options.  -1 when out of memory. */
+int tdat_add_option(struct tdat_file *f, const struct tdat_option *o);
+
 /*
  * Known options, decoded (the last one of an id wins, as in trace-cmd).
  * Each returns 1 with the value, or 0 when the option is absent or
