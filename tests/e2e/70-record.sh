@@ -20,13 +20,34 @@ command -v trace-cmd >/dev/null || skip "trace-cmd (the oracle) is not installed
 exec 9>/tmp/tracebox-tracefs.lock
 flock -w 120 9 || fail "tracefs lock held for 2 minutes"
 
+# effective_kb DIR: the ring buffer's size per CPU as it is, or as it will
+# be once used.  A buffer never used since boot reads "7 (expanded: 1408)";
+# enabling any event expands it for good, to whole sub-buffers of
+# (sub-buffer size - 16) data bytes, and it then reads 1410.  Both mean
+# the same buffer: compare the size in whole sub-buffers.
+effective_kb() {
+	local kb sub=4
+	kb=$(cat "$1/buffer_size_kb")
+	[ -e "$1/buffer_subbuf_size_kb" ] && sub=$(cat "$1/buffer_subbuf_size_kb")
+	case $kb in
+	*expanded:*)
+		kb=${kb##*expanded: }
+		kb=${kb%)}
+		local data=$((sub * 1024 - 16))
+		kb=$(( (kb * 1024 + data - 1) / data * data / 1024 )) ;;
+	esac
+	echo "$kb"
+}
+
 # snapshot: the control files record changes, top buffer and instances.
 snapshot() {
 	local d f
 	for d in "$T" "$T"/instances/*; do
 		[ -d "$d" ] || continue
 		echo "== $d"
-		for f in tracing_on trace_clock buffer_size_kb buffer_percent \
+		echo "-- buffer_size_kb (effective)"
+		effective_kb "$d"
+		for f in tracing_on trace_clock buffer_percent \
 			 tracing_cpumask buffer_subbuf_size_kb set_event; do
 			[ -e "$d/$f" ] && { echo "-- $f"; cat "$d/$f"; }
 		done
