@@ -1,5 +1,5 @@
-# tracebox - one plain Makefile.
-#   make            build/tracebox and the applet symlinks beside it
+# tdat - one plain Makefile.
+#   make            build/tdat, the applet symlinks beside it, build/libfmt.a
 #   make check      install missing packages, build, run every test
 #   make check-asan the tests again under AddressSanitizer + UBSan
 #   make fuzz       libFuzzer target for the reader (clang)
@@ -10,44 +10,54 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 # Always on, even when CFLAGS is given on the command line.
 BASE_CFLAGS := -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_FILE_OFFSET_BITS=64
-CPPFLAGS += -Ilibfmt -Iconvert -Ireport -Itracefs -Irecord -Icmds $(shell pkg-config --cflags libtraceevent 2>/dev/null)
+# Includes name their path from the top: #include "libfmt/tracedat.h".
+CPPFLAGS += -I. $(shell pkg-config --cflags libtraceevent 2>/dev/null)
 LDLIBS  += -lzstd -lz $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent) -lpthread -ldl
 PREFIX  ?= /usr/local
 B       ?= build
 
 APPLETS := record report split merge restore convert check-events
 
-LIB_SRC  := $(wildcard libfmt/*.c) $(wildcard convert/*.c) $(wildcard report/*.c) \
-            $(wildcard tracefs/*.c) $(wildcard record/*.c)
+# libfmt: the format library, built alone as libfmt.a.  Engines: one
+# folder of convert/ each.  Applets: cmds/, one file each.
+FMT_SRC  := $(wildcard libfmt/*.c)
+ENG_SRC  := $(wildcard convert/*/*.c)
 CMD_SRC  := $(wildcard cmds/*.c)
 MAIN_SRC := multicall/main.c
 UNIT_SRC := $(wildcard tests/unit/*.c)
 TOOL_SRC := $(wildcard tests/tools/*.c)
 
-LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
+FMT_OBJ  := $(FMT_SRC:%.c=$(B)/obj/%.o)
+ENG_OBJ  := $(ENG_SRC:%.c=$(B)/obj/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(B)/obj/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(B)/obj/%.o)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/obj/%.o)
 TOOLS    := $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 
-all: $(B)/tracebox $(APPLETS:%=$(B)/%)
+LIBFMT   := $(B)/libfmt.a
+
+all: $(B)/tdat $(APPLETS:%=$(B)/%) $(LIBFMT)
 
 # Objects live under obj/: build/report is the applet symlink.
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/tracebox: $(MAIN_OBJ) $(CMD_OBJ) $(LIB_OBJ)
+$(LIBFMT): $(FMT_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/tdat: $(MAIN_OBJ) $(CMD_OBJ) $(ENG_OBJ) $(LIBFMT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(APPLETS:%=$(B)/%): | $(B)/tracebox
-	ln -sf tracebox $@
+$(APPLETS:%=$(B)/%): | $(B)/tdat
+	ln -sf tdat $@
 
-$(B)/unit-tests: $(UNIT_OBJ) $(CMD_OBJ) $(LIB_OBJ)
+$(B)/unit-tests: $(UNIT_OBJ) $(CMD_OBJ) $(ENG_OBJ) $(LIBFMT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcunit
 
 # Test tools: small programs over libfmt that the e2e tests call.
-$(B)/tools/%: $(B)/obj/tests/tools/%.o $(LIB_OBJ)
+$(B)/tools/%: $(B)/obj/tests/tools/%.o $(LIBFMT)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -66,7 +76,7 @@ check-asan: deps
 	  LDFLAGS="-fsanitize=address,undefined" all build-asan/unit-tests \
 	  $(TOOL_SRC:tests/tools/%.c=build-asan/tools/%)
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp FIXTURES=fixtures build-asan/unit-tests
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp TRACEBOX_SANITIZED=1 tests/e2e/run build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp TDAT_SANITIZED=1 tests/e2e/run build-asan
 
 FUZZ_SRC := tests/fuzz/fuzz_read.c
 fuzz: deps
@@ -87,16 +97,13 @@ fuzz: deps
 	build-fuzz/fuzz_read -max_total_time=$${FUZZ_SECONDS:-60} -max_len=131072 \
 	  -rss_limit_mb=512 -artifact_prefix=build-fuzz/ build-fuzz/corpus
 
-$(B)/libfmt.a: $(LIB_OBJ)
-	$(AR) rcs $@ $^
-
 demo: deps all
 	scripts/demo $(B)
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/tracebox
-	install -m 755 $(B)/tracebox $(DESTDIR)$(PREFIX)/bin/tracebox
-	for a in $(APPLETS); do ln -sf ../../bin/tracebox $(DESTDIR)$(PREFIX)/libexec/tracebox/$$a; done
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/tdat
+	install -m 755 $(B)/tdat $(DESTDIR)$(PREFIX)/bin/tdat
+	for a in $(APPLETS); do ln -sf ../../bin/tdat $(DESTDIR)$(PREFIX)/libexec/tdat/$$a; done
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
 	for m in doc/*.1; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
 	for m in doc/*.5; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man5/; done; true
@@ -106,5 +113,5 @@ clean:
 
 .PHONY: all deps check check-asan fuzz demo install clean
 
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+-include $(FMT_OBJ:.o=.d) $(ENG_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
 .SECONDARY:

@@ -1,22 +1,22 @@
 #!/bin/bash
-# convert.sh FILE: tracebox convert against trace-cmd convert, same input,
+# convert.sh FILE: tdat convert against trace-cmd convert, same input,
 # same run.  For each case: median wall time of RUNS runs (default 5) of
-# each tool, the ratio tracebox/trace-cmd, output sizes and their ratio,
+# each tool, the ratio tdat/trace-cmd, output sizes and their ratio,
 # and peak RSS.  Cases:
 #   v6 -> v7 zstd     both tools' defaults (input: FILE if it is v6, else
 #                     trace-cmd's v6 conversion of it, made untimed first)
 #   v7 zstd -> v6     --file-version 6 (input: FILE if it is v7 zstd,
 #                     else trace-cmd's v7 output of the first case)
-#   archive           tracebox $ARCHIVE (default --level 19
+#   archive           tdat $ARCHIVE (default --level 19
 #                     --chunk-size 16M) from the v6 input,
 #                     sized against trace-cmd's default v7 output
-# Unless CHECK=0, every tracebox output is then checked: Debian's
+# Unless CHECK=0, every tdat output is then checked: Debian's
 # trace-cmd must report it exactly as it reports the input.
 # Environment: BUILD (default build/), RUNS, CHECK, TMPDIR, ARCHIVE.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-tb=${BUILD:-$root/build}/tracebox
+tb=${BUILD:-$root/build}/tdat
 runs=${RUNS:-5}
 # Highest zstd level, big chunks: the smallest file trace-cmd still reads.
 ARCHIVE=${ARCHIVE:---level 19 --chunk-size 16M}
@@ -38,7 +38,7 @@ row() {	# case tool secs rss bytes
 # compare CASE TOOL-SECS TOOL-RSS TOOL-OUT TC-SECS TC-RSS TC-OUT
 compare() {
 	row "$1" trace-cmd "$5" "$6" "$(size "$7")"
-	row "" tracebox "$2" "$3" "$(size "$4")"
+	row "" tdat "$2" "$3" "$(size "$4")"
 	printf '%-16s %-10s %9sx %14s %12sx size\n' "" ratio \
 		"$(ratio "$2" "$5")" "" "$(ratio "$(size "$4")" "$(size "$7")")"
 }
@@ -51,7 +51,7 @@ if [ "$(version "$in")" != 6 ]; then
 fi
 
 echo "input: $in ($(size "$in") bytes, v$(version "$in")), median of $runs runs"
-echo "tracebox: $tb; trace-cmd: $(trace-cmd 2>&1 | grep -m1 -o 'version [^ ]*' || true)"
+echo "tdat: $tb; trace-cmd: $(trace-cmd 2>&1 | grep -m1 -o 'version [^ ]*' || true)"
 echo
 
 A_CMD="trace-cmd convert -i '$v6in' -o '$tmp/tc.v7'"
@@ -83,7 +83,7 @@ echo
 rm -f "$tmp"/c.*
 once c "$tb" convert -q $ARCHIVE -i "$v6in" -o "$tmp/tb.arch"
 stats c
-row "archive" tracebox "$secs" "$rss" "$(size "$tmp/tb.arch")"
+row "archive" tdat "$secs" "$rss" "$(size "$tmp/tb.arch")"
 printf '%-16s %-10s %25s %12sx size of trace-cmd v7 zstd\n' "" ratio "" \
 	"$(ratio "$(size "$tmp/tb.arch")" "$(size "$tmp/tc.v7")")"
 sarch=$(ratio "$(size "$tmp/tb.arch")" "$(size "$tmp/tc.v7")")
@@ -95,7 +95,7 @@ target "v6 -> v7 zstd time ratio" "$t67" 0.6
 target "v6 -> v7 zstd size ratio" "$s67" 1.0
 target "v7 zstd -> v6 time ratio" "$t76" 0.5
 target "archive size ratio" "$sarch" 0.6
-target "tracebox peak RSS (MiB)" "$(mib "$maxrss")" 64
+target "tdat peak RSS (MiB)" "$(mib "$maxrss")" 64
 
 if [ "${CHECK:-1}" != 0 ]; then
 	echo

@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154,SC2034 # tb, root, runs: set by the caller; secs, rss: read by it
 # lib.sh: what bench/convert.sh, split.sh and merge.sh share.  Sourced,
-# not run.  The caller sets tb (the tracebox binary) and runs (how many
+# not run.  The caller sets tb (the tdat binary) and runs (how many
 # timed runs), then calls bench_setup NAME, which sets tmp.
 
 # bench_setup NAME: checks tb and the tools, makes $tmp (in memory, on

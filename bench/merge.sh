@@ -1,5 +1,5 @@
 #!/bin/bash
-# merge.sh [FILE]: tracebox merge against cat over the same bytes.
+# merge.sh [FILE]: tdat merge against cat over the same bytes.
 #
 # Two cases, each cut into page-aligned pieces with our split (-p N -r,
 # about PIECES pieces, default 14), or, if split does not work, with
@@ -12,7 +12,7 @@
 #             their chunks not even decompressed
 # Then, alternately RUNS times (default 5) after one warm-up each:
 #   cat       cat PIECES > OUT            (the floor: read + write once)
-#   merge     tracebox merge -q -o OUT PIECES
+#   merge     tdat merge -q -o OUT PIECES
 #   meta      the same merge of metadata-only pieces (each piece split
 #             down to an empty time range: same metadata, no trace data)
 # and it prints the median wall times, their ratio (target <= 2), the
@@ -28,7 +28,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$root/build}
-tb=$build/tracebox
+tb=$build/tdat
 runs=${RUNS:-5}
 npieces=${PIECES:-14}
 
@@ -66,7 +66,7 @@ cut_pieces() {
 		"$build/tools/tdat-digest" "$build/tools/mkpieces" >/dev/null
 	n=$(($(pages_per_cpu "$1") / npieces + 1))
 	if "$tb" split -i "$1" -o "$2" -p "$n" -r >/dev/null 2>&1; then
-		how="tracebox split -p $n -r"
+		how="tdat split -p $n -r"
 	else
 		rm -f "$2".*
 		[ -x "$build/tools/mkpieces" ] ||
@@ -150,7 +150,7 @@ bench() {
 			"$(awk -v a="$cm" -v b="$ct" 'BEGIN { printf "%.1f", a - b }')" "$data_"
 	fi
 	{ "$tb" merge -q -v -o "$tmp/merged.dat" "$tmp"/p.* 2>&1 || true; } |
-		sed 's/^tracebox merge: /  how:     /'
+		sed 's/^tdat merge: /  how:     /'
 }
 
 check() {
@@ -167,7 +167,7 @@ check() {
 }
 
 echo "input: $in ($(wc -c <"$in") bytes), median of $runs runs, alternating"
-echo "tracebox: $tb"
+echo "tdat: $tb"
 echo
 
 bench "v6 pieces -> v6" "$in"

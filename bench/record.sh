@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/record.sh [BYTES] [ROUNDS] [BUFFER_KB]: tracebox record against
+# bench/record.sh [BYTES] [ROUNDS] [BUFFER_KB]: tdat record against
 # trace-cmd record (../shared/tools/tc-record) under a heavy event load.
 #
 # Each recorder in turn (the order alternates between rounds: 2 shared
@@ -19,13 +19,13 @@
 #   cpu_ms/100k  recorder CPU milliseconds per 100000 events recorded
 # then the sums per recorder.
 #
-# Environment: TB (default build/tracebox), TC_RECORD (default
+# Environment: TDAT (default build/tdat), TC_RECORD (default
 # ../shared/tools/tc-record beside this repository).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-TB=${TB:-$root/build/tracebox}
+TDAT=${TDAT:-$root/build/tdat}
 TC_RECORD=${TC_RECORD:-$(cd "$root/.." && pwd)/shared/tools/tc-record}
 bytes=${1:-400000}
 rounds=${2:-3}
@@ -33,12 +33,12 @@ kb=${3:-1024}
 events="-e raw_syscalls -e sched -e irq"
 
 [ "$(id -u)" = 0 ] || { echo "bench/record.sh: needs root" >&2; exit 2; }
-[ -x "$TB" ] || { echo "bench/record.sh: no $TB (make first)" >&2; exit 2; }
+[ -x "$TDAT" ] || { echo "bench/record.sh: no $TDAT (make first)" >&2; exit 2; }
 [ -x "$TC_RECORD" ] || { echo "bench/record.sh: no $TC_RECORD" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "bench/record.sh: needs /usr/bin/time" >&2; exit 2; }
 
 # One recorder on the top buffer at a time (tests/e2e/70-record.sh too).
-exec 9>/tmp/tracebox-tracefs.lock
+exec 9>/tmp/tdat-tracefs.lock
 flock -w 300 9 || { echo "bench/record.sh: tracefs is busy" >&2; exit 1; }
 
 # trace-cmd dies on this machine before its cleanup (see tc-record) and
@@ -72,11 +72,11 @@ i=0; while [ \$i -lt 300 ]; do /bin/true; i=\$((i+1)); done; wait; times >$work/
 run() {
 	local tool=$1 out=$2 t=$work/time rec
 	rm -rf "$out" "$out".rec "$out".cpu* "$work/times"
-	if [ "$tool" = tracebox ]; then rec=$TB; else rec=$TC_RECORD; fi
-	[ "$tool" = tracebox ] && set -- record || set --
+	if [ "$tool" = tdat ]; then rec=$TDAT; else rec=$TC_RECORD; fi
+	[ "$tool" = tdat ] && set -- record || set --
 	/usr/bin/time -f "%U %S" -o "$t" "$rec" "$@" -q -b "$kb" $events \
 		-o "$out" sh -c "$load" >/dev/null 2>"$work/err" || true
-	[ "$tool" = tracebox ] || put_back
+	[ "$tool" = tdat ] || put_back
 	[ -s "$out" ] && [ -s "$work/times" ] ||
 		{ cat "$work/err" >&2; echo "bench/record.sh: $tool failed" >&2; exit 1; }
 	# "times": shell user/sys, then children user/sys, as 0m1.234s
@@ -94,11 +94,11 @@ run() {
 
 printf "%-9s %5s %6s %10s %10s %8s %12s\n" tool round cpu_s events lost markers cpu_ms/100k
 declare -A cpu_sum ev_sum lost_sum mark_sum
-for tool in tracebox trace-cmd; do
+for tool in tdat trace-cmd; do
 	cpu_sum[$tool]=0; ev_sum[$tool]=0; lost_sum[$tool]=0; mark_sum[$tool]=0
 done
 for r in $(seq 1 "$rounds"); do
-	if [ $((r % 2)) = 1 ]; then order="tracebox trace-cmd"; else order="trace-cmd tracebox"; fi
+	if [ $((r % 2)) = 1 ]; then order="tdat trace-cmd"; else order="trace-cmd tdat"; fi
 	for tool in $order; do
 		read -r c e l m < <(run "$tool" "$work/$tool.dat")
 		printf "%-9s %5d %6s %10d %10d %8d %12s\n" "$tool" "$r" "$c" "$e" "$l" "$m" \
@@ -110,7 +110,7 @@ for r in $(seq 1 "$rounds"); do
 	done
 done
 echo "sums over $rounds rounds of a $bytes-byte dd + 300 forks, -b $kb, $events:"
-for tool in tracebox trace-cmd; do
+for tool in tdat trace-cmd; do
 	printf "%-9s cpu %6ss  events %10d  lost %10d  markers %6d  cpu_ms/100k %s\n" "$tool" \
 		"${cpu_sum[$tool]}" "${ev_sum[$tool]}" "${lost_sum[$tool]}" "${mark_sum[$tool]}" \
 		"$(awk -v c="${cpu_sum[$tool]}" -v e="${ev_sum[$tool]}" 'BEGIN { printf "%.1f", e ? c * 1e8 / e : 0 }')"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# report.sh FILE: tracebox report against Debian's trace-cmd report, same
+# report.sh FILE: tdat report against Debian's trace-cmd report, same
 # input, same run.  First both reports are made once and compared: when
 # they differ no figure is printed and the exit status is 1.  Then each
 # tool runs RUNS times (default 5), alternately, after one warm-up of
@@ -10,7 +10,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-tb=${BUILD:-$root/build}/tracebox
+tb=${BUILD:-$root/build}/tdat
 runs=${RUNS:-5}
 args=${ARGS:-}
 
@@ -57,15 +57,15 @@ mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 # shellcheck disable=SC2086 # ARGS is a list of words
 TC=(trace-cmd report $args -i "$in")
 # shellcheck disable=SC2086
-TB=("$tb" report $args -i "$in")
+TDAT=("$tb" report $args -i "$in")
 
 echo "input: $in ($(wc -c <"$in") bytes), median of $runs runs"
-echo "tracebox: $tb; trace-cmd: $(trace-cmd 2>&1 | grep -m1 -o 'version [^ ]*' || true)"
+echo "tdat: $tb; trace-cmd: $(trace-cmd 2>&1 | grep -m1 -o 'version [^ ]*' || true)"
 
 # The check compares the two reports as they stream (a big report does
 # not fit in memory twice); the warm-up runs count lines and bytes.
 set +e
-"${TC[@]}" 2>/dev/null | cmp - <("${TB[@]}" 2>/dev/null) >"$tmp/cmp" 2>&1
+"${TC[@]}" 2>/dev/null | cmp - <("${TDAT[@]}" 2>/dev/null) >"$tmp/cmp" 2>&1
 same=${PIPESTATUS[1]}
 set -e
 if [ "$same" != 0 ]; then
@@ -73,23 +73,23 @@ if [ "$same" != 0 ]; then
 	exit 1
 fi
 "${TC[@]}" >/dev/null 2>&1 || true
-"${TB[@]}" 2>/dev/null | wc -lc >"$tmp/count" || true
+"${TDAT[@]}" 2>/dev/null | wc -lc >"$tmp/count" || true
 read -r lines bytes <"$tmp/count"
 echo "outputs identical: $lines lines, $bytes bytes"
 echo
 
 for i in $(seq "$runs"); do
 	once tc "${TC[@]}"
-	once tb "${TB[@]}"
+	once tb "${TDAT[@]}"
 done
 
 printf '%-10s %9s %9s %11s\n' tool wall cpu "peak RSS"
 stats tc; tc_w=$wall tc_c=$cpu tc_r=$rss
 printf '%-10s %7s s %7s s %7s MiB\n' trace-cmd "$tc_w" "$tc_c" "$(mib "$tc_r")"
 stats tb
-printf '%-10s %7s s %7s s %7s MiB\n' tracebox "$wall" "$cpu" "$(mib "$rss")"
+printf '%-10s %7s s %7s s %7s MiB\n' tdat "$wall" "$cpu" "$(mib "$rss")"
 speed=$(ratio "$tc_w" "$wall")
-printf '%-10s %7sx %7sx %7sx   (trace-cmd / tracebox)\n' ratio "$speed" \
+printf '%-10s %7sx %7sx %7sx   (trace-cmd / tdat)\n' ratio "$speed" \
 	"$(ratio "$tc_c" "$cpu")" "$(ratio "$tc_r" "$rss")"
 
 # target WHAT VALUE OP LIMIT: one line, ok when VALUE OP LIMIT holds.
@@ -102,5 +102,5 @@ target() {
 }
 echo
 echo "targets (issue 3):"
-target "wall time, trace-cmd/tracebox" "$speed" ">=" 3
-target "tracebox peak RSS (MiB)" "$(mib "$rss")" "<=" 64
+target "wall time, trace-cmd/tdat" "$speed" ">=" 3
+target "tdat peak RSS (MiB)" "$(mib "$rss")" "<=" 64

@@ -1,13 +1,13 @@
 #!/bin/bash
-# split.sh FILE: tracebox split against trace-cmd split, same input, same
+# split.sh FILE: tdat split against trace-cmd split, same input, same
 # run.  For each case: median wall time of RUNS runs (default 5) of each
-# tool (alternating, after one warm-up each), the ratio tracebox/trace-cmd,
+# tool (alternating, after one warm-up each), the ratio tdat/trace-cmd,
 # pieces made and peak RSS.  Cases (issue 4):
 #   v6 -s 1 -r         input: FILE if it is v6, else trace-cmd's v6
 #                      conversion of it (made untimed first)
 #   v7 zstd -m 500 -r  input: FILE if it is v7 zstd, else trace-cmd's
 #                      v7 zstd conversion of it
-# Unless CHECK=0, tracebox's pieces are then checked with Debian's
+# Unless CHECK=0, tdat's pieces are then checked with Debian's
 # trace-cmd: the event lines of its reports of the pieces, one after the
 # other, must equal the event lines of its report of the input ("cpus="
 # lines left out: each file has one).
@@ -15,7 +15,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-tb=${BUILD:-$root/build}/tracebox
+tb=${BUILD:-$root/build}/tdat
 runs=${RUNS:-5}
 
 if [ $# -ne 1 ] || [ ! -f "$1" ]; then
@@ -45,7 +45,7 @@ run_case() {
 	stats a; tc_s=$secs tc_r=$rss
 	stats b
 	row "$name" trace-cmd "$tc_s" "$tc_r" "$(ls "$tmp/pa" | wc -l)"
-	row "" tracebox "$secs" "$rss" "$(ls "$tmp/pb" | wc -l)"
+	row "" tdat "$secs" "$rss" "$(ls "$tmp/pb" | wc -l)"
 	printf '%-20s %-10s %9sx\n' "" ratio "$(ratio "$secs" "$tc_s")"
 	last_ratio=$(ratio "$secs" "$tc_s")
 	[ "$rss" -gt "$maxrss" ] && maxrss=$rss
@@ -64,7 +64,7 @@ if [ "$(version "$in")" != 7 ] || [ "$(codec "$in")" != zstd ]; then
 fi
 
 echo "input: $in ($(wc -c <"$in") bytes, v$(version "$in")), median of $runs runs"
-echo "tracebox: $tb; trace-cmd: $(trace-cmd 2>&1 | grep -m1 -o 'version [^ ]*' || true)"
+echo "tdat: $tb; trace-cmd: $(trace-cmd 2>&1 | grep -m1 -o 'version [^ ]*' || true)"
 echo
 maxrss=0
 run_case v6-s1 "$v6in" -s 1 -r
@@ -77,7 +77,7 @@ echo
 echo "targets (issue 4):"
 target "v6 split -s 1 -r time ratio" "$t6" 0.3
 target "v7 zstd split -m 500 -r time ratio" "$t7" 0.25
-target "tracebox peak RSS (MiB)" "$(mib "$maxrss")" 64
+target "tdat peak RSS (MiB)" "$(mib "$maxrss")" 64
 
 if [ "${CHECK:-1}" != 0 ]; then
 	echo

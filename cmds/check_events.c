@@ -15,12 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <event-parse.h>
-#include "cmds.h"
-#include "tracedat.h"
-#include "tracefs.h"
+#include "cmds/cmds.h"
+#include "libfmt/tracedat.h"
+#include "convert/tracefs/tracefs.h"
 
 static const char usage[] =
-"usage: tracebox check-events [-N] [-i FILE] [--verbose[=LEVEL]]\n"
+"usage: tdat check-events [-N] [-i FILE] [--verbose[=LEVEL]]\n"
 "\n"
 "Parse every event format of the live tracefs (mounted if needed), or of\n"
 "the formats stored in FILE, with libtraceevent; print each format that\n"
@@ -426,7 +426,7 @@ int cmd_check_events(int argc, char **argv)
 		r = check_live(&c, &a, &err);
 	if (r) {
 		fflush(stdout);
-		fprintf(stderr, "tracebox check-events: %s\n", err.msg);
+		fprintf(stderr, "tdat check-events: %s\n", err.msg);
 		return 1;
 	}
 	print_summary(&c);

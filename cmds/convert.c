@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cmds.h"
-#include "convert.h"
-#include "outopts.h"
-#include "progress.h"
+#include "cmds/cmds.h"
+#include "convert/copy/copy.h"
+#include "cmds/outopts.h"
+#include "cmds/progress.h"
 
 static const char usage[] =
-"usage: tracebox convert [-i INPUT] [-o OUTPUT | OUTPUT] [OPTIONS]\n"
+"usage: tdat convert [-i INPUT] [-o OUTPUT | OUTPUT] [OPTIONS]\n"
 "\n"
 "Rewrite a trace.dat as file version 6 or 7, with the compression asked\n"
 "for.  Everything the output version can hold is kept; what v6 cannot\n"
@@ -111,7 +111,7 @@ static int check_chunk_size(const struct tdat_file *f, uint32_t chunk)
 
 static void warn_line(void *ctx, const char *msg)
 {
-	fprintf(stderr, "tracebox convert: warning: %s\n", msg);
+	fprintf(stderr, "tdat convert: warning: %s\n", msg);
 }
 
 int cmd_convert(int argc, char **argv)
@@ -135,7 +135,7 @@ int cmd_convert(int argc, char **argv)
 				   a.opts.out);
 	in = tdat_open(a.in, &err);
 	if (!in) {
-		fprintf(stderr, "tracebox convert: %s\n", err.msg);
+		fprintf(stderr, "tdat convert: %s\n", err.msg);
 		return 1;
 	}
 	if (check_chunk_size(in, a.opts.chunk_size)) {
@@ -149,7 +149,7 @@ int cmd_convert(int argc, char **argv)
 	o.warn = warn_line;
 	progress_start(&prog, 0);
 	if (!a.opts.quiet && isatty(2) &&
-	    convert_data_size(in) > PROGRESS_MIN_BYTES) {
+	    tdat_data_size(in) > PROGRESS_MIN_BYTES) {
 		o.progress = show_progress;
 		o.progress_ctx = &prog;
 	}
@@ -157,7 +157,7 @@ int cmd_convert(int argc, char **argv)
 	end_progress(&prog);
 	tdat_close(in);
 	if (r) {
-		fprintf(stderr, "tracebox convert: %s\n", err.msg);
+		fprintf(stderr, "tdat convert: %s\n", err.msg);
 		return 1;
 	}
 	return 0;

@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cmds.h"
-#include "merge.h"
-#include "outopts.h"
-#include "progress.h"
+#include "cmds/cmds.h"
+#include "convert/merge/merge.h"
+#include "cmds/outopts.h"
+#include "cmds/progress.h"
 
 static const char usage[] =
-"usage: tracebox merge [OPTIONS] -o OUT IN...\n"
+"usage: tdat merge [OPTIONS] -o OUT IN...\n"
 "\n"
 "Put trace.dat files back together.  Pieces of one recording (such as\n"
 "split output) become one file whose per-CPU data are in time order;\n"
@@ -69,7 +69,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 	memset(a, 0, sizeof(*a));
 	a->in = calloc((size_t)argc + 1, sizeof(*a->in));
 	if (!a->in) {
-		fputs("tracebox merge: out of memory\n", stderr);
+		fputs("tdat merge: out of memory\n", stderr);
 		return 1;
 	}
 	opterr = 0;
@@ -119,13 +119,13 @@ static int pick_codec(const struct args *a, struct merge_opts *o)
 
 static void warn_line(void *ctx, const char *msg)
 {
-	fprintf(stderr, "tracebox merge: warning: %s\n", msg);
+	fprintf(stderr, "tdat merge: warning: %s\n", msg);
 }
 
 static void report_duplicates(const struct merge_stats *st)
 {
 	if (st->dup_pages || st->dup_events)
-		fprintf(stderr, "tracebox merge: dropped %llu repeated pages"
+		fprintf(stderr, "tdat merge: dropped %llu repeated pages"
 			" and %llu repeated events\n",
 			(unsigned long long)st->dup_pages,
 			(unsigned long long)st->dup_events);
@@ -134,7 +134,7 @@ static void report_duplicates(const struct merge_stats *st)
 /* -v: what went which way, one line (tests check the fast path). */
 static void report_stats(const struct merge_stats *st)
 {
-	fprintf(stderr, "tracebox merge: %llu pages in, %llu copied, %llu cut;"
+	fprintf(stderr, "tdat merge: %llu pages in, %llu copied, %llu cut;"
 		" %llu streams copied whole, %llu pages unparsed, %llu"
 		" chunks copied, %llu of them not decompressed\n",
 		(unsigned long long)st->pages_in,
@@ -186,7 +186,7 @@ int cmd_merge(int argc, char **argv)
 	end_progress(&prog);
 	free(a.in);
 	if (r) {
-		fprintf(stderr, "tracebox merge: %s\n", err.msg);
+		fprintf(stderr, "tdat merge: %s\n", err.msg);
 		return 1;
 	}
 	if (!a.opts.quiet)

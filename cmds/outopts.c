@@ -5,8 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmds.h"
-#include "outopts.h"
+#include "cmds/cmds.h"
+#include "cmds/outopts.h"
 
 const struct option outopt_long_opts[] = {
 	{ "file-version", required_argument, NULL, OPT_VERSION },

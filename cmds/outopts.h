@@ -9,7 +9,7 @@
 
 #include <getopt.h>
 #include <stdint.h>
-#include "tracedat.h"
+#include "libfmt/tracedat.h"
 
 enum {
 	OPT_VERSION = 256, OPT_COMPRESSION, OPT_LEVEL, OPT_CHUNK, OPT_THREADS,

@@ -1,11 +1,11 @@
 /*
  * progress.c - the progress line of the applets that write a big file:
- * on stderr, a few updates a second, "tracebox NAME:  42% (...)".
+ * on stderr, a few updates a second, "tdat NAME:  42% (...)".
  * The applet decides whether stderr is a TTY worth drawing on.
  */
 #include <stdio.h>
-#include "cmds.h"
-#include "progress.h"
+#include "cmds/cmds.h"
+#include "cmds/progress.h"
 
 void progress_start(struct progress *p, uint64_t min_total)
 {
@@ -29,7 +29,7 @@ void show_progress(void *ctx, uint64_t done, uint64_t total)
 		return;
 	p->last = now;
 	p->shown = 1;
-	fprintf(stderr, "\rtracebox %s: %3u%% (%llu of %llu MiB)", cmd_name,
+	fprintf(stderr, "\rtdat %s: %3u%% (%llu of %llu MiB)", cmd_name,
 		(unsigned)(total ? done * 100 / total : 100),
 		(unsigned long long)(done >> 20),
 		(unsigned long long)(total >> 20));

@@ -13,11 +13,11 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cmds.h"
-#include "recorder.h"
+#include "cmds/cmds.h"
+#include "convert/record/recorder.h"
 
 static const char usage[] =
-"usage: tracebox record [OPTIONS] [COMMAND [ARGS...]]\n"
+"usage: tdat record [OPTIONS] [COMMAND [ARGS...]]\n"
 "\n"
 "Record events through tracefs into a trace.dat file.  With a COMMAND,\n"
 "trace until it exits (its exit status is reported and becomes record's);\n"
@@ -40,7 +40,7 @@ static const char usage[] =
 "  -h, --help          show this help\n"
 "\n"
 "While recording, FILE.rec/ holds the pages; if record is killed,\n"
-"\"tracebox restore FILE\" turns what reached the disk into FILE.\n";
+"\"tdat restore FILE\" turns what reached the disk into FILE.\n";
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -80,7 +80,7 @@ static pid_t start_child(char **cmd, const sigset_t *mask, int *go)
 		close(p[0]);
 		sigprocmask(SIG_SETMASK, mask, NULL);
 		execvp(cmd[0], cmd);
-		fprintf(stderr, "tracebox record: %s: cannot run: %s\n", cmd[0],
+		fprintf(stderr, "tdat record: %s: cannot run: %s\n", cmd[0],
 			strerror(errno));
 		_exit(127);
 	}
@@ -122,12 +122,12 @@ static int report_child(char **cmd, int status, int quiet)
 {
 	if (WIFEXITED(status)) {
 		if (!quiet || WEXITSTATUS(status))
-			fprintf(stderr, "tracebox record: %s exited with"
+			fprintf(stderr, "tdat record: %s exited with"
 				" status %d\n", cmd[0], WEXITSTATUS(status));
 		return WEXITSTATUS(status);
 	}
 	if (WIFSIGNALED(status)) {
-		fprintf(stderr, "tracebox record: %s was killed by signal %d"
+		fprintf(stderr, "tdat record: %s was killed by signal %d"
 			" (%s)\n", cmd[0], WTERMSIG(status),
 			strsignal(WTERMSIG(status)));
 		return 128 + WTERMSIG(status);
@@ -150,13 +150,13 @@ static int record(struct record_opts *o)
 	if (o->cmd) {
 		child = start_child(o->cmd, &old, &go);
 		if (child < 0) {
-			fprintf(stderr, "tracebox record: cannot start %s: %s\n",
+			fprintf(stderr, "tdat record: cannot start %s: %s\n",
 				o->cmd[0], strerror(errno));
 			return 1;
 		}
 	}
 	if (rec_session_start(&s, o, &err)) {
-		fprintf(stderr, "tracebox record: %s\n", err.msg);
+		fprintf(stderr, "tdat record: %s\n", err.msg);
 		if (go >= 0)
 			close(go);	/* the command exits unrun */
 		if (child > 0)
@@ -173,9 +173,9 @@ static int record(struct record_opts *o)
 	ended = wait_for_end(child, &status, &why);
 	r = rec_session_stop(&s, &lost, &err);
 	if (r)
-		fprintf(stderr, "tracebox record: %s\n", err.msg);
+		fprintf(stderr, "tdat record: %s\n", err.msg);
 	else if (!o->quiet)
-		fprintf(stderr, "tracebox record: wrote %s (%llu events lost"
+		fprintf(stderr, "tdat record: wrote %s (%llu events lost"
 			" in the kernel)\n", o->output,
 			(unsigned long long)lost);
 	if (!strcmp(why, "reader") && !r)
@@ -204,7 +204,7 @@ int cmd_record(int argc, char **argv)
 		return 0;
 	}
 	if (r < 0) {
-		fprintf(stderr, "tracebox record: %s\n", msg);
+		fprintf(stderr, "tdat record: %s\n", msg);
 		record_opts_free(&o);
 		return 2;
 	}

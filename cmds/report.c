@@ -4,12 +4,12 @@
  * read by report/args.c, the work is in report/.
  */
 #include <stdio.h>
-#include "cmds.h"
-#include "run.h"
-#include "args.h"
+#include "cmds/cmds.h"
+#include "convert/report/run.h"
+#include "convert/report/args.h"
 
 static const char usage[] =
-"usage: tracebox report [OPTIONS] [-i FILE]...\n"
+"usage: tdat report [OPTIONS] [-i FILE]...\n"
 "\n"
 "Print the events of trace.dat files as text, as trace-cmd report does\n"
 "(or as JSON lines with --json).\n"
@@ -48,7 +48,7 @@ static const char usage[] =
 "  --raw-ts            timestamps as recorded, without corrections\n"
 "  --nodate            ignore the date offset saved by record --date\n"
 "  --json              one JSON object per line per event, every field\n"
-"                      by name (schema: man tracebox-report)\n"
+"                      by name (schema: man tdat-report)\n"
 "  -V[LEVEL], --verbose[=LEVEL]  accepted; no effect\n"
 "  -h, --help          show this help\n"
 "\n"
@@ -56,7 +56,7 @@ static const char usage[] =
 "cannot be read, 2 on usage errors.\n"
 "\n"
 "Not supported (exit status 2): -r, -n, -O, -H, -L, -w, -G, --profile,\n"
-"--by-comm, --ts-check, --check-events (see tracebox check-events).\n";
+"--by-comm, --ts-check, --check-events (see tdat check-events).\n";
 
 int cmd_report(int argc, char **argv)
 {
@@ -70,6 +70,6 @@ int cmd_report(int argc, char **argv)
 		fputs(usage, stdout);
 		return 0;
 	}
-	fprintf(stderr, "tracebox report: %s\n", err);
+	fprintf(stderr, "tdat report: %s\n", err);
 	return 2;
 }

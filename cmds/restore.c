@@ -1,7 +1,7 @@
 /*
  * restore.c - the restore applet: rebuild a trace.dat from what is left.
  *
- *   restore -c [-o HEAD]            header-only file (record_header_only)
+ *   restore -c [-o HEAD]            header-only file (sysmeta_header_only)
  *   restore [-i HEAD] [-o OUT] CPUFILE...   raw per-CPU files -> OUT
  *   restore [-o OUT] OUT            a killed "record -o OUT": OUT.rec/
  *   restore -o OUT DAMAGED          salvage a damaged trace.dat
@@ -15,17 +15,17 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cmds.h"
-#include "outopts.h"
-#include "assemble.h"
-#include "salvage.h"
-#include "record.h"
+#include "cmds/cmds.h"
+#include "cmds/outopts.h"
+#include "convert/restore/assemble.h"
+#include "convert/restore/salvage.h"
+#include "convert/tracefs/sysmeta.h"
 
 static const char usage[] =
-"usage: tracebox restore -c [-o HEAD] [-t TRACING_DIR] [-k KALLSYMS]\n"
-"       tracebox restore [-i HEAD] [-o OUT] CPUFILE...\n"
-"       tracebox restore -o OUT DAMAGED\n"
-"       tracebox restore [-o OUT] RECORDING\n"
+"usage: tdat restore -c [-o HEAD] [-t TRACING_DIR] [-k KALLSYMS]\n"
+"       tdat restore [-i HEAD] [-o OUT] CPUFILE...\n"
+"       tdat restore -o OUT DAMAGED\n"
+"       tdat restore [-o OUT] RECORDING\n"
 "\n"
 "Rebuild a trace.dat.\n"
 "\n"
@@ -74,7 +74,7 @@ struct args {
 
 static int failed(const struct tdat_error *err)
 {
-	fprintf(stderr, "tracebox restore: %s\n", err->msg);
+	fprintf(stderr, "tdat restore: %s\n", err->msg);
 	return 1;
 }
 
@@ -144,7 +144,7 @@ static int pick_codec(const struct args *a, struct convert_opts *o)
 
 static void warn_line(void *ctx, const char *msg)
 {
-	fprintf(stderr, "tracebox restore: %s\n", msg);
+	fprintf(stderr, "tdat restore: %s\n", msg);
 }
 
 /* ---- what the arguments name ---- */
@@ -199,7 +199,7 @@ static int create_head(const struct args *a)
 		return 2;
 	if (a->opts.version)
 		codec = o.codec;
-	if (record_header_only(out, a->opts.version ? a->opts.version : 7,
+	if (sysmeta_header_only(out, a->opts.version ? a->opts.version : 7,
 			       codec, a->tracing_dir, a->kallsyms, &err))
 		return failed(&err);
 	return 0;
@@ -228,10 +228,10 @@ static int assemble_local(const struct args *a, const char *out,
 	int r;
 
 	snprintf(head, sizeof(head), "%s.head-%ld", out, (long)getpid());
-	if (record_header_only(head, o->version ? o->version : 7,
+	if (sysmeta_header_only(head, o->version ? o->version : 7,
 			       o->version ? o->codec : TDAT_CODEC_NONE, NULL,
 			       NULL, &err)) {
-		fprintf(stderr, "tracebox restore: no -i HEAD given, and the"
+		fprintf(stderr, "tdat restore: no -i HEAD given, and the"
 			" running system's metadata cannot be read: %s\n",
 			err.msg);
 		return 1;
@@ -275,7 +275,7 @@ static int recording(const struct args *a, const char *rec, const char *out,
 	if (assemble_recording(rec, out, o, &err))
 		return failed(&err);
 	if (!a->quiet)
-		fprintf(stderr, "tracebox restore: wrote %s from %s/ (which"
+		fprintf(stderr, "tdat restore: wrote %s from %s/ (which"
 			" can go now)\n", out, rec);
 	return 0;
 }

@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmds.h"
-#include "outopts.h"
-#include "split.h"
+#include "cmds/cmds.h"
+#include "cmds/outopts.h"
+#include "convert/split/split.h"
 
 static const char usage[] =
-"usage: tracebox split [OPTIONS] [START [END]]\n"
+"usage: tdat split [OPTIONS] [START [END]]\n"
 "\n"
 "Cut a trace.dat into pieces.  Every event between START and END lands in\n"
 "exactly one piece; each piece is a complete trace.dat with the input's\n"
@@ -377,13 +377,13 @@ static int run(struct args *a, struct tdat_file *f)
 	o.name_ctx = &nm;
 	r = split_plan(f, &o, &p, &err);
 	if (r) {
-		fprintf(stderr, "tracebox split: %s\n", err.msg);
+		fprintf(stderr, "tdat split: %s\n", err.msg);
 		free(o.buffers);
 		return 1;
 	}
 	r = check_names(a->in, &o, p.npieces);
 	if (!r && split_write(f, &o, &p, &written, &err)) {
-		fprintf(stderr, "tracebox split: %s\n", err.msg);
+		fprintf(stderr, "tdat split: %s\n", err.msg);
 		r = 1;
 	}
 	split_plan_free(&p);
@@ -426,7 +426,7 @@ int cmd_split(int argc, char **argv)
 	}
 	f = open_input(a.in, &err);
 	if (!f) {
-		fprintf(stderr, "tracebox split: %s\n", err.msg);
+		fprintf(stderr, "tdat split: %s\n", err.msg);
 		free(a.picks);
 		return 1;
 	}

@@ -7,20 +7,20 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "cmds.h"
+#include "cmds/cmds.h"
 
 /* One applet runs per process: it sets this before parsing. */
-const char *cmd_name = "tracebox";
+const char *cmd_name = "tdat";
 
 int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "tracebox %s: ", cmd_name);
+	fprintf(stderr, "tdat %s: ", cmd_name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see tracebox %s --help)\n", cmd_name);
+	fprintf(stderr, " (see tdat %s --help)\n", cmd_name);
 	return 2;
 }
 

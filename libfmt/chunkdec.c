@@ -4,7 +4,7 @@
  * they are) and need the pages of a few.
  */
 #include <stdlib.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 struct tdat_chunk_decoder {
 	const struct tdat_file *f;

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 /* Deflate's best ratio is 1032:1 (258-byte matches in 2 bits). */
 #define DEFLATE_MAX_RATIO 1032

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 #define SLOTS_PER_THREAD 3
 #define SLOT_BYTES (256u << 10)	/* input per job, roughly */

@@ -2,7 +2,7 @@
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 const char *tdat_codec_name(enum tdat_codec c)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 #define CHECK_WINDOW (64u << 10)
 

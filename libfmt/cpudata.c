@@ -1,7 +1,7 @@
 /* cpudata.c - streaming one CPU's pages, raw or from compressed chunks. */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 #define RAW_WINDOW_PAGES 64
 

@@ -1,6 +1,6 @@
 /* cursor.c - bounds-checked decoding of file bytes held in memory. */
 #include <string.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 void cur_init(struct cursor *c, const void *p, size_t len, int big,
 	      const char *file, uint64_t base, struct tdat_error *err)

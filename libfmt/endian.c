@@ -1,5 +1,5 @@
 /* endian.c - the one place where file byte order is decided. */
-#include "internal.h"
+#include "libfmt/internal.h"
 
 uint16_t tdat_load16(int big, const void *p)
 {

@@ -1,6 +1,6 @@
 /* error.c - errors as values: one line naming file, offset and problem. */
 #include <stdio.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 /* Names and keywords quoted from a damaged file may hold any byte: keep
  * the message on one printable line. */

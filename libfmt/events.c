@@ -1,5 +1,5 @@
 /* events.c - walking the events of one ring-buffer page (FORMAT.md 7). */
-#include "internal.h"
+#include "libfmt/internal.h"
 
 #define COMMIT_SIZE_MASK	0x07FFFFFFu
 #define MISSED_EVENTS		(1ull << 31)

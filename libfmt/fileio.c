@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 int fio_read_at(const struct tdat_file *f, uint64_t off, void *buf, size_t n,
 		const char *what, struct tdat_error *err)

@@ -8,7 +8,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
-#include "tracedat.h"
+#include "libfmt/tracedat.h"
 
 /* Largest metadata part or chunk we agree to hold in memory. */
 #define TDAT_MAX_BLOB   (1u << 30)

@@ -2,7 +2,7 @@
  * checking a v7 part in memory; and what header_page says. */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 /* A forward reader over a file region, for walking size-prefixed parts. */
 struct walker {

@@ -1,6 +1,6 @@
 /* metatext.c - the texts inside metadata parts: formats, kallsyms, ... */
 #include <string.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 static void meta_cursor(const struct tdat_file *f, enum tdat_meta m,
 			struct cursor *c, struct tdat_error *err)

@@ -1,7 +1,7 @@
 /* optdecode.c - the values of known options (FORMAT.md section 5). */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 int tdat_opt_string(const struct tdat_file *f, uint16_t id, const char **s)
 {

@@ -1,7 +1,7 @@
 /* options.c - option lists of both versions, and the buffers they describe. */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 int options_add(struct tdat_file *f, uint16_t id, uint32_t size,
 		const void *data)

@@ -22,7 +22,7 @@
  * checked anyway.
  */
 #include <string.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 #define COMMIT_MASK	0x07FFFFFFull
 #define MISSED_EVENTS	(1ull << 31)

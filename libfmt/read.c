@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
 				   'i', 'n', 'g' };
@@ -25,7 +25,7 @@ static int read_initial_header(struct tdat_file *f, struct tdat_error *err)
 				 " magic)");
 	if (h[11] != 0 || (h[10] != '6' && h[10] != '7'))
 		return tdat_fail(err, f->path, 10, "unsupported file version"
-				 " \"%.2s\" (tracebox reads 6 and 7)",
+				 " \"%.2s\" (tdat reads 6 and 7)",
 				 (const char *)h + 10);
 	f->version = h[10] - '0';
 	if (h[12] > 1)
@@ -521,6 +521,22 @@ uint32_t tdat_cpus(const struct tdat_file *f)
 		if ((uint32_t)top->cpus[i].cpu + 1 > n)
 			n = (uint32_t)top->cpus[i].cpu + 1;
 	return n;
+}
+
+uint64_t tdat_data_size(const struct tdat_file *f)
+{
+	uint64_t total = 0;
+	int i, j;
+
+	for (i = 0; i < f->nbuffers; i++) {
+		const struct tdat_buffer *b = &f->buffers[i];
+
+		if (b->latency)
+			total += b->latency_size;
+		for (j = 0; !b->latency && j < b->ncpus; j++)
+			total += b->cpus[j].size;
+	}
+	return total;
 }
 
 const struct tdat_buffer *tdat_top_buffer(const struct tdat_file *f)

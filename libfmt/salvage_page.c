@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 #define COMMIT_SIZE_MASK	0x07FFFFFFull
 #define COMMIT_RESERVED		0x38000000ull	/* bits 27..29 */

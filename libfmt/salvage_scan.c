@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 static void note(struct tdat_salvage *s, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

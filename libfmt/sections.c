@@ -1,7 +1,7 @@
 /* sections.c - v7 sections: headers, bodies, the strings table, extras. */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 int section_read_header(struct tdat_file *f, uint64_t off,
 			struct section_header *h, struct tdat_error *err)

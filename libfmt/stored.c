@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 /* Compared a window at a time: no copy of a whole section in memory. */
 #define STORED_WINDOW (60u << 10)

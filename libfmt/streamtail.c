@@ -13,7 +13,7 @@
  * refuses it when copying.
  */
 #include <stdlib.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 /* Raw data: this much is read from the end (one page at least). */
 #define TAIL_BYTES (64u << 10)

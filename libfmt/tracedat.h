@@ -266,6 +266,9 @@ int tdat_extra_decode(const struct tdat_file *f,
 /* The CPU count readers show as cpus=N (v7: max of CPUCOUNT and ids+1). */
 uint32_t tdat_cpus(const struct tdat_file *f);
 
+/* Stored bytes of trace data (CPU streams and latency text) in f. */
+uint64_t tdat_data_size(const struct tdat_file *f);
+
 /* The top buffer, or NULL when the file has none. */
 const struct tdat_buffer *tdat_top_buffer(const struct tdat_file *f);
 

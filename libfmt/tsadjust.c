@@ -4,7 +4,7 @@
  * order: TSC2NSEC scaling first, then + DATE * 1000 + OFFSET.
  */
 #include <string.h>
-#include "internal.h"
+#include "libfmt/internal.h"
 
 void tdat_ts_adjust_init(const struct tdat_file *f, unsigned flags,
 			 struct tdat_ts_adjust *a)

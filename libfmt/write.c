@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "writer.h"
+#include "libfmt/writer.h"
 
 /* ---- buffers in order ---- */
 

@@ -6,7 +6,7 @@
  * checked and copied between them.
  */
 #include <string.h>
-#include "writer.h"
+#include "libfmt/writer.h"
 
 static int count_chunk(struct tdat_writer *w, struct tdat_error *err)
 {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "writer.h"
+#include "libfmt/writer.h"
 
 int writer_fail(struct tdat_writer *w, struct tdat_error *err,
 		const char *fmt, ...)

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "writer.h"
+#include "libfmt/writer.h"
 
 /* What v6 holds when a part is missing from meta: the empty form. */
 static int v6_empty_part(struct tdat_writer *w, int i, struct tdat_error *err)

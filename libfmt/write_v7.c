@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "writer.h"
+#include "libfmt/writer.h"
 
 /* ---- sections ---- */
 

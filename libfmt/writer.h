@@ -17,7 +17,7 @@
 #ifndef LIBFMT_WRITER_H
 #define LIBFMT_WRITER_H
 
-#include "internal.h"
+#include "libfmt/internal.h"
 
 /* One CPU stream as written. */
 struct wcpu {

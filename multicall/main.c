@@ -2,16 +2,16 @@
  * main.c - the multicall entry point: pick an applet and run it.
  *
  * An applet is chosen by the name we were started as (a symlink named
- * "convert" runs convert) or, when started as "tracebox", by the first
- * argument.  Started as "trace-cmd" we act as "tracebox", so tracebox can
+ * "convert" runs convert) or, when started as "tdat", by the first
+ * argument.  Started as "trace-cmd" we act as "tdat", so tdat can
  * stand in for trace-cmd's subcommands that it shares.  Everything else
  * (options, usage text, the work) belongs to the applet in cmds/.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "cmds.h"
-#include "version.h"
+#include "cmds/cmds.h"
+#include "libfmt/version.h"
 
 struct applet {
 	const char *name;
@@ -59,9 +59,9 @@ static void list_applets(FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "usage: tracebox APPLET [ARGS...]\n"
+	fprintf(out, "usage: tdat APPLET [ARGS...]\n"
 		"       APPLET [ARGS...]       (through a symlink named APPLET)\n"
-		"       tracebox --help | --version\n"
+		"       tdat --help | --version\n"
 		"\n"
 		"Applets (APPLET --help shows each one's options):\n");
 	for (i = 0; i < NAPPLETS; i++)
@@ -78,12 +78,12 @@ static int run_applet(const struct applet *a, int argc, char **argv)
 
 static int unknown_applet(const char *name)
 {
-	fprintf(stderr, "tracebox: unknown applet '%s'\n", name);
+	fprintf(stderr, "tdat: unknown applet '%s'\n", name);
 	list_applets(stderr);
 	return 2;
 }
 
-/* "tracebox help APPLET" is "APPLET --help". */
+/* "tdat help APPLET" is "APPLET --help". */
 static int help_applet(const char *name)
 {
 	const struct applet *a = find_applet(name);
@@ -95,7 +95,7 @@ static int help_applet(const char *name)
 	return run_applet(a, 2, help_argv);
 }
 
-/* "tracebox ARGS...": options of the multicall binary or an applet name. */
+/* "tdat ARGS...": options of the multicall binary or an applet name. */
 static int run_multicall(int argc, char **argv)
 {
 	const struct applet *a;
@@ -115,7 +115,7 @@ static int run_multicall(int argc, char **argv)
 	}
 	if (!strcmp(name, "--version") || !strcmp(name, "-V") ||
 	    !strcmp(name, "version")) {
-		printf("tracebox %s\n", TRACEBOX_VERSION);
+		printf("tdat %s\n", TDAT_VERSION);
 		return 0;
 	}
 	a = find_applet(name);
@@ -131,7 +131,7 @@ static int finish_stdout(int status)
 
 	if (flushed && !ferror(stdout))
 		return status;
-	fprintf(stderr, "tracebox: standard output: %s\n",
+	fprintf(stderr, "tdat: standard output: %s\n",
 		flushed ? "write error" : strerror(errno));
 	return status ? status : 1;
 }
@@ -145,7 +145,7 @@ int main(int argc, char **argv)
 		a = find_applet(base_name(argv[0]));
 	if (a)
 		status = run_applet(a, argc, argv);
-	else	/* "tracebox", "trace-cmd" or any other name */
+	else	/* "tdat", "trace-cmd" or any other name */
 		status = run_multicall(argc, argv);
 	return finish_stdout(status);
 }

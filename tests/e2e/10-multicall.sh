@@ -1,52 +1,52 @@
 # 10-multicall: dispatch of the multicall binary (multicall/main.c).
-# By "tracebox APPLET", by symlinks named after applets, by a symlink
+# By "tdat APPLET", by symlinks named after applets, by a symlink
 # named trace-cmd; --help, --version, unknown applets, unbuilt applets.
 . "$E2E/lib.sh"
 
 APPLETS="record report split merge restore convert check-events"
-BUILD=$(dirname "$TB")
+BUILD=$(dirname "$TDAT")
 
-step "tracebox --help lists every applet, one line each"
-expect_exit 0 "$TB" --help
+step "tdat --help lists every applet, one line each"
+expect_exit 0 "$TDAT" --help
 for a in $APPLETS; do
 	assert_grep "^  $a +[a-z]" "$OUT"
 done
 assert_eq 7 "$(grep -Ec '^  [a-z-]+ +[a-z]' "$OUT")" "applet lines"
 [ -s "$ERR" ] && fail "--help wrote to stderr"
 cp "$OUT" help.txt
-expect_exit 0 "$TB" -h
+expect_exit 0 "$TDAT" -h
 assert_same help.txt "$OUT"
 
-step "tracebox with no arguments: the list on stderr, exit 2"
-expect_exit 2 "$TB"
+step "tdat with no arguments: the list on stderr, exit 2"
+expect_exit 2 "$TDAT"
 for a in $APPLETS; do
 	assert_grep "^  $a " "$ERR"
 done
 
-step "tracebox --version"
-expect_exit 0 "$TB" --version
+step "tdat --version"
+expect_exit 0 "$TDAT" --version
 assert_lines 1 "$OUT"
-assert_grep '^tracebox [0-9]+\.[0-9]+\.[0-9]+$' "$OUT"
+assert_grep '^tdat [0-9]+\.[0-9]+\.[0-9]+$' "$OUT"
 
 step "unknown applet: exit 2, named on stderr with the applet list"
-expect_exit 2 "$TB" no-such-applet --help
+expect_exit 2 "$TDAT" no-such-applet --help
 assert_grep "no-such-applet" "$ERR"
 for a in $APPLETS; do
 	assert_grep "^  $a " "$ERR"
 done
 [ -s "$OUT" ] && fail "unknown applet wrote to stdout"
 
-step "every applet: tracebox APPLET --help, the symlink and help APPLET agree"
+step "every applet: tdat APPLET --help, the symlink and help APPLET agree"
 for a in $APPLETS; do
 	[ -L "$BUILD/$a" ] || fail "$BUILD/$a is not a symlink"
-	assert_eq tracebox "$(readlink "$BUILD/$a")" "$a symlink target"
-	expect_exit 0 "$TB" "$a" --help
+	assert_eq tdat "$(readlink "$BUILD/$a")" "$a symlink target"
+	expect_exit 0 "$TDAT" "$a" --help
 	assert_grep "$a" "$OUT"
 	assert_grep '[Uu]sage:' "$OUT"
 	cp "$OUT" "$a.help"
 	expect_exit 0 "$BUILD/$a" --help
 	assert_same "$a.help" "$OUT"
-	expect_exit 0 "$TB" help "$a"
+	expect_exit 0 "$TDAT" help "$a"
 	assert_same "$a.help" "$OUT"
 done
 assert_grep '--file-version' convert.help
@@ -58,19 +58,19 @@ for a in $APPLETS; do
 	fi
 done
 
-step "a symlink named trace-cmd behaves as tracebox"
+step "a symlink named trace-cmd behaves as tdat"
 mkdir bin
-ln -s "$TB" bin/trace-cmd
+ln -s "$TDAT" bin/trace-cmd
 expect_exit 0 bin/trace-cmd --help
 assert_same help.txt "$OUT"
 expect_exit 0 bin/trace-cmd --version
-assert_grep '^tracebox ' "$OUT"
+assert_grep '^tdat ' "$OUT"
 expect_exit 0 bin/trace-cmd convert --help
 assert_same convert.help "$OUT"
 expect_exit 2 bin/trace-cmd no-such-applet
 assert_grep "^  convert " "$ERR"
 
 step "applet symlinks work from anywhere, by absolute path"
-ln -s "$TB" bin/split
+ln -s "$TDAT" bin/split
 expect_exit 0 "$TMPDIR/bin/split" --help
 assert_same split.help "$OUT"

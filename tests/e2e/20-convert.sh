@@ -7,7 +7,7 @@
 #  - (c) v7 -> v6 -> v7 keeps every section's and option's content
 #    (tdat-digest prints it, independent of layout and codec).
 . "$E2E/lib.sh"
-TOOLS=$(dirname "$TB")/tools
+TOOLS=$(dirname "$TDAT")/tools
 command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
 
 # report_of FILE OUT: Debian trace-cmd's report, which must succeed.
@@ -29,7 +29,7 @@ for in in "$FIX"/*.dat; do
 	ref=$TMPDIR/$name.ref
 	case $name in
 	*zlib*)	# trace-cmd 3.1.6 cannot read zlib: its v6 twin is the reference
-		$TB convert -i "$in" -o "$TMPDIR/$name.refv6" --file-version 6 ||
+		$TDAT convert -i "$in" -o "$TMPDIR/$name.refv6" --file-version 6 ||
 			fail "$name: convert to v6"
 		report_of "$TMPDIR/$name.refv6" "$ref" ;;
 	*)	report_of "$in" "$ref"
@@ -39,26 +39,26 @@ for in in "$FIX"/*.dat; do
 	for t in $targets; do
 		v=${t%%:*} c=${t#*:}
 		out=$TMPDIR/$name.v$v-$c.dat
-		$TB convert -i "$in" -o "$out" --file-version "$v" \
+		$TDAT convert -i "$in" -o "$out" --file-version "$v" \
 			--compression "$c" || fail "$name -> v$v $c: exit $?"
 		digest_body "$out" >"$out.digest"
 		assert_same "$TMPDIR/$name.digest" "$out.digest"
 		back=$out
 		if [ "$c" = zlib ]; then
 			back=$out.zstd
-			$TB convert -i "$out" -o "$back" --compression zstd ||
+			$TDAT convert -i "$out" -o "$back" --compression zstd ||
 				fail "$name: zlib -> zstd"
 		fi
 		report_of "$back" "$out.report"
 		assert_same "$ref" "$out.report"
 		# back to the input's version
 		case $name in v6-*)
-			$TB convert -i "$out" -o "$out.v6" --file-version 6 ||
+			$TDAT convert -i "$out" -o "$out.v6" --file-version 6 ||
 				fail "$name: v$v $c -> v6"
 			assert_same "$in" "$out.v6" ;;		# (a) and (b)
 		*)
 			if [ "$v" = 6 ]; then
-				$TB convert -i "$out" -o "$out.v7" \
+				$TDAT convert -i "$out" -o "$out.v7" \
 					--compression zstd || fail "$name: v6 -> v7"
 				digest_body "$out.v7" >"$out.v7.digest"
 				assert_same "$TMPDIR/$name.digest" "$out.v7.digest"	# (c)

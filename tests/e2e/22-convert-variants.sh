@@ -8,7 +8,7 @@
 #  - (d) an unknown option and an unknown section survive every conversion
 #    the target can hold, and v6's refusal of the section is reported.
 . "$E2E/lib.sh"
-TOOLS=$(dirname "$TB")/tools
+TOOLS=$(dirname "$TDAT")/tools
 command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
 
 report_of() {
@@ -23,12 +23,12 @@ digest_body() {
 roundtrip() {
 	local in=$1 ref=$1.ref v c out
 	report_of "$in" "$ref"
-	$TB report -i "$in" >"$in.ours" || fail "our report of $in"
+	$TDAT report -i "$in" >"$in.ours" || fail "our report of $in"
 	assert_same "$ref" "$in.ours"
 	digest_body "$in" >"$in.digest"
 	for t in 6:none 7:none 7:zstd 7:zlib; do
 		v=${t%%:*} c=${t#*:} out=$in.v$v$c
-		expect_exit 0 $TB convert -i "$in" -o "$out" --file-version "$v" \
+		expect_exit 0 $TDAT convert -i "$in" -o "$out" --file-version "$v" \
 			--compression "$c"
 		digest_body "$out" >"$out.digest"
 		assert_same "$in.digest" "$out.digest"
@@ -36,7 +36,7 @@ roundtrip() {
 			report_of "$out" "$out.rep"
 			assert_same "$ref" "$out.rep" ;;
 		esac
-		expect_exit 0 $TB convert -i "$out" -o "$out.back" \
+		expect_exit 0 $TDAT convert -i "$out" -o "$out.back" \
 			--file-version "$(head -c 11 "$in" | tail -c 1)" \
 			--compression "$(codec_of "$in")"
 		case $in in *v6*) assert_same "$in" "$out.back" ;; esac
@@ -76,21 +76,21 @@ digest_body unk.dat >unk.digest
 assert_grep "^option 200 " unk.digest
 assert_grep "^section 40 .*section from the future" unk.digest
 for c in none zstd zlib; do
-	expect_exit 0 $TB convert -i unk.dat -o unk.$c.dat --compression $c
+	expect_exit 0 $TDAT convert -i unk.dat -o unk.$c.dat --compression $c
 	digest_body unk.$c.dat >unk.$c.digest
 	assert_same unk.digest unk.$c.digest
 done
-expect_exit 0 $TB convert -i unk.dat -o unk6.dat --file-version 6
+expect_exit 0 $TDAT convert -i unk.dat -o unk6.dat --file-version 6
 assert_lines 1 "$ERR"
 assert_grep "section 40" "$ERR"
 digest_body unk6.dat >unk6.digest
 assert_grep "^option 200 " unk6.digest
 grep -q "^section 40" unk6.digest && fail "v6 output claims section 40"
-expect_exit 0 $TB convert -i unk6.dat -o unk67.dat
+expect_exit 0 $TDAT convert -i unk6.dat -o unk67.dat
 digest_body unk67.dat >unk67.digest
 assert_same unk6.digest unk67.digest
 "$TOOLS/mkvariant" --unknown "$FIX/v6-sched-irq.dat" unkv6.dat
-expect_exit 0 $TB convert -i unkv6.dat -o unkv67.dat --compression zlib
-expect_exit 0 $TB convert -i unkv67.dat -o unkv676.dat --file-version 6
+expect_exit 0 $TDAT convert -i unkv6.dat -o unkv67.dat --compression zlib
+expect_exit 0 $TDAT convert -i unkv67.dat -o unkv676.dat --file-version 6
 assert_same unkv6.dat unkv676.dat
 echo "variants ok"

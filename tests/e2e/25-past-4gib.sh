@@ -30,12 +30,12 @@ size=$(stat -c %s far.dat)
 [ "$size" -gt 4294967296 ] || fail "far.dat is only $size bytes"
 
 step "report reads pages past 4 GiB"
-expect_exit 0 $TB report -i far.dat
+expect_exit 0 $TDAT report -i far.dat
 assert_same "$FIX/v6-sched-irq.dat.report.txt" "$OUT"
 
 step "convert to v7 zstd and back to v6: the original's compact bytes"
-expect_exit 0 $TB convert -i far.dat -o far7.dat
-expect_exit 0 $TB convert -i far7.dat -o near6.dat --file-version 6
+expect_exit 0 $TDAT convert -i far.dat -o far7.dat
+expect_exit 0 $TDAT convert -i far7.dat -o near6.dat --file-version 6
 assert_same "$FIX/v6-sched-irq.dat" near6.dat
 rm -f far.dat
 echo "offsets past 4 GiB ok"

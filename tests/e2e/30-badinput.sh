@@ -1,5 +1,5 @@
 # 30-badinput: malformed trace.dat files, made here from fixtures, fed to
-# `tracebox convert` (to the default v7 and with --file-version 6).
+# `tdat convert` (to the default v7 and with --file-version 6).
 #
 # The damaged files come from three real recordings (v6, v7 none, v7 zstd)
 # and a v7 zstd file with an instance: truncations at many offsets (every
@@ -26,7 +26,7 @@ shopt -s nullglob dotglob
 [ -x /usr/bin/time ] || fail "/usr/bin/time missing (scripts/install-deps)"
 
 # Sanitized builds are slower and map much more memory.
-if [ "${TRACEBOX_SANITIZED:-}" = 1 ]; then
+if [ "${TDAT_SANITIZED:-}" = 1 ]; then
 	MAX_RSS_KB=800000
 else
 	MAX_RSS_KB=200000
@@ -427,7 +427,7 @@ check() {
 	[ ${#left[@]} -eq 0 ] || rm -f -- "${left[@]}"
 	: >rss
 	timeout -k 5 20 /usr/bin/time -f %M -o rss \
-		"$TB" convert -i "$bad" -o out/o.dat "$@" \
+		"$TDAT" convert -i "$bad" -o out/o.dat "$@" \
 		>stdout 2>stderr </dev/null || rc=$?
 	while read -r line; do rss=$line; done <rss
 	while IFS= read -r line; do
@@ -502,7 +502,7 @@ worker() {
 	mkdir -p "$dir/bad" "$dir/out" && cd "$dir"
 	# Memory is bounded for every program run from here (sanitizers
 	# reserve terabytes of address space: peak RSS is checked instead).
-	[ "${TRACEBOX_SANITIZED:-}" = 1 ] || ulimit -v 1048576
+	[ "${TDAT_SANITIZED:-}" = 1 ] || ulimit -v 1048576
 	while read -r kind name expect rest; do
 		# shellcheck disable=SC2086
 		make_case "$fix" $kind "$name" $expect $rest

@@ -9,7 +9,7 @@ for ref in "$FIX"/*.dat.report.txt "$FIX"/crashed/restored.dat.report.txt; do
 	in=${ref%.report.txt}
 	case $in in *zlib*) continue ;; esac	# 3.4's output, latency column
 	step "$(basename "$in")"
-	$TB report -i "$in" >"$TMPDIR/out" || fail "report exited $?"
+	$TDAT report -i "$in" >"$TMPDIR/out" || fail "report exited $?"
 	assert_same "$ref" "$TMPDIR/out"
 	n=$((n + 1))
 done
@@ -18,18 +18,18 @@ done
 step "-N (no plugins) matches trace-cmd -N"
 if command -v trace-cmd >/dev/null; then
 	trace-cmd report -N -i "$FIX/v6-sched-irq.dat" >"$TMPDIR/ref-N"
-	$TB report -N -i "$FIX/v6-sched-irq.dat" >"$TMPDIR/out-N"
+	$TDAT report -N -i "$FIX/v6-sched-irq.dat" >"$TMPDIR/out-N"
 	assert_same "$TMPDIR/ref-N" "$TMPDIR/out-N"
 	grep -q "prev_comm=" "$TMPDIR/out-N" || fail "-N output has plugin text"
 	trace-cmd report -t -i "$FIX/v7-zstd-sched-irq.dat" >"$TMPDIR/ref-t"
-	$TB report -t -i "$FIX/v7-zstd-sched-irq.dat" >"$TMPDIR/out-t"
+	$TDAT report -t -i "$FIX/v7-zstd-sched-irq.dat" >"$TMPDIR/out-t"
 	assert_same "$TMPDIR/ref-t" "$TMPDIR/out-t"
 fi
 
 step "a v6 file cut inside CPU 1's data: every complete page, then an error"
 cut=$FIX/truncated/v6-sched-irq.cut-at-5470064.dat
 set +e
-$TB report -i "$cut" >"$TMPDIR/cut.out" 2>"$TMPDIR/cut.err"
+$TDAT report -i "$cut" >"$TMPDIR/cut.out" 2>"$TMPDIR/cut.err"
 rc=$?
 set -e
 assert_eq 1 "$rc" "exit status on a truncated file"

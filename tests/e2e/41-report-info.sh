@@ -11,7 +11,7 @@
 # by our convert: zlib files (3.1.6 has no zlib) on the zstd copy, and
 # --events on v7 files (3.1.6 prints nothing for them) on the v6 copy.
 . "$E2E/lib.sh"
-TOOLS=$(dirname "$TB")/tools
+TOOLS=$(dirname "$TDAT")/tools
 command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
 # Under make check-asan: no summary of the suppressed libtraceevent leaks
 # on stderr, which must stay empty.
@@ -37,7 +37,7 @@ same_as() {
 		sed "s|^List of CPUs in $ref |List of CPUs in $ours |" ref.out >ref.sed
 		mv ref.sed ref.out
 	fi
-	expect_exit 0 $TB report "$@" -i "$ours"
+	expect_exit 0 $TDAT report "$@" -i "$ours"
 	cmp -s ref.out "$OUT" || {
 		diff ref.out "$OUT" | head -n 10 >&2
 		fail "report $* -i $ours differs from trace-cmd's"
@@ -61,7 +61,7 @@ EOF
 
 # A v6 copy of a v7 file, for --events (3.1.6 shows nothing for v7).
 events_v7() {
-	$TB convert -q --file-version 6 -i "$1" -o "$1.v6.dat" ||
+	$TDAT convert -q --file-version 6 -i "$1" -o "$1.v6.dat" ||
 		fail "convert $1 to v6"
 	same_as "$1.v6.dat" "$1" --events
 }
@@ -86,7 +86,7 @@ for f in "$FIX"/*.dat "$FIX"/crashed/restored.dat; do
 	*zlib*)
 		step "$(basename "$f") (against trace-cmd on its zstd copy)"
 		cp "$f" zlib.dat
-		$TB convert -q --compression zstd -i zlib.dat -o zlib-zstd.dat
+		$TDAT convert -q --compression zstd -i zlib.dat -o zlib-zstd.dat
 		every_mode zlib-zstd.dat zlib.dat --events
 		events_v7 zlib.dat
 		;;
@@ -158,7 +158,7 @@ done
 for m in --stat --uname --version --cpus --first-event; do
 	same_as whole6.dat cut6.dat $m
 done
-expect_exit 1 $TB report --last-event -i cut6.dat
+expect_exit 1 $TDAT report --last-event -i cut6.dat
 assert_grep "cut6.dat: offset [0-9]+: .*truncated" "$ERR"
 assert_lines 1 "$ERR"
 
@@ -167,7 +167,7 @@ cp "$cut7" cut7.dat
 same_as cut7.dat cut7.dat -e
 for m in -f -P -E --events --stat --uname --version --cpus --first-event \
 	 --last-event; do
-	expect_exit 1 $TB report $m -i cut7.dat
+	expect_exit 1 $TDAT report $m -i cut7.dat
 	assert_grep "cut7.dat: offset [0-9]+: " "$ERR"
 	assert_lines 1 "$ERR"
 	[ ! -s "$OUT" ] || fail "report $m printed something for cut7.dat"
@@ -183,15 +183,15 @@ for f in missing.dat empty.dat dir.dat short.dat text.dat; do
 		if trace-cmd report $m -i $f >/dev/null 2>&1; then
 			fail "trace-cmd report $m -i $f succeeded"
 		fi
-		expect_exit 1 $TB report $m -i $f
-		assert_grep "^tracebox report: $f: " "$ERR"
+		expect_exit 1 $TDAT report $m -i $f
+		assert_grep "^tdat report: $f: " "$ERR"
 		assert_lines 1 "$ERR"
 	done
 done
 
 # ---- several inputs (once report takes them) ----
 step "several -i files"
-if expect_exit 0,2 $TB report --uname -i pair.dat -i be.dat &&
+if expect_exit 0,2 $TDAT report --uname -i pair.dat -i be.dat &&
    grep -q "not supported yet" "$ERR"; then
 	echo "several inputs not supported yet: skipped"
 else
@@ -201,7 +201,7 @@ else
 		trace-cmd report $m -i pair.dat -i be.dat -i ./nodata0.dat \
 			>ref.out 2>&1
 		# shellcheck disable=SC2086
-		expect_exit 0 $TB report $m -i pair.dat -i be.dat -i ./nodata0.dat
+		expect_exit 0 $TDAT report $m -i pair.dat -i be.dat -i ./nodata0.dat
 		cmp -s ref.out "$OUT" || fail "report $m with three inputs differs"
 	done
 fi

@@ -18,13 +18,13 @@ mono=$FIX/v7-zstd-clock-mono-tc34.dat
 r=$FIX/crashed/restored.dat
 n=0
 
-# same ARGS...: tracebox report prints what trace-cmd report prints and
+# same ARGS...: tdat report prints what trace-cmd report prints and
 # exits 0.  trace-cmd 3.1.6 crashes on exit when -F meets a file with
 # instances (after printing everything), so its output is taken
 # unbuffered and its exit status is not looked at.
 same() {
 	stdbuf -o0 trace-cmd report "$@" >ref.out 2>/dev/null || true
-	expect_exit 0 $TB report "$@"
+	expect_exit 0 $TDAT report "$@"
 	cmp -s ref.out "$OUT" || {
 		diff ref.out "$OUT" | head -n 10 >&2
 		fail "differs from trace-cmd: report $*"
@@ -82,9 +82,9 @@ same --cpu 0 -i $a -i $b
 same --cpu 1 -i $b -i $a
 same -i $a --cpu 1 -i $c
 for list in 1-0 "" a 0- ,1 1::0 -1 0-1-2 1x; do
-	expect_exit 2 $TB report --cpu "$list" -i $a
+	expect_exit 2 $TDAT report --cpu "$list" -i $a
 	assert_lines 1 "$ERR"
-	assert_grep "^tracebox report: --cpu" "$ERR"
+	assert_grep "^tdat report: --cpu" "$ERR"
 done
 
 step "-F, -v: per input, as trace-cmd assigns them"
@@ -106,9 +106,9 @@ same -F softirq_raise -i $a -i $b -F sched_switch
 same -i $a -F sched_switch -i $b
 same -i $a -i $b -F sched_wakeup -F sched_switch -i $c
 same -F sched_switch -i $a -i $b -F sched_wakeup -i $c -v -F softirq_raise
-expect_exit 2 $TB report -F bogus -i $a
+expect_exit 2 $TDAT report -F bogus -i $a
 assert_lines 1 "$ERR"
-expect_exit 2 $TB report -F 'sched_switch:prev_pid>' -i $a
+expect_exit 2 $TDAT report -F 'sched_switch:prev_pid>' -i $a
 assert_lines 1 "$ERR"
 
 step "-T"
@@ -133,7 +133,7 @@ for re in sched SCHED :irq tasklet: irq::exit sch: irq:handler 'x*' \
 done
 same --event sched -f -i $a
 same --event sched --events -i $a
-expect_exit 2 $TB report --event '[' -i $a
+expect_exit 2 $TDAT report --event '[' -i $a
 assert_lines 1 "$ERR"
 
 step "-l, --ts-diff, --align-ts, --raw-ts on every kind of clock"

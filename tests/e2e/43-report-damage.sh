@@ -20,9 +20,9 @@ for i in range(16):
 open(sys.argv[2], 'wb').write(d)
 PY
 
-$TB report -i "$in" >full.txt || fail "report of the intact file"
+$TDAT report -i "$in" >full.txt || fail "report of the intact file"
 set +e
-$TB report -i bad.dat >out.txt 2>err.txt
+$TDAT report -i bad.dat >out.txt 2>err.txt
 rc=$?
 set -e
 assert_eq 1 "$rc" "exit status with a skipped chunk"

@@ -23,7 +23,7 @@ step "made-up inputs: lost events, odd strings"
 # flags: CPU 0's 2nd page "missed, count 42 stored after the data", CPU
 # 1's 2nd page "missed, count unknown".  Another copy has a comm with
 # '"', '\', a tab, an ESC and the byte 0xff.  Offsets come from --stat.
-expect_exit 0 $TB report --stat -i $a
+expect_exit 0 $TDAT report --stat -i $a
 python3 - "$a" "$OUT" <<'PY' || fail "cannot make the made-up inputs"
 import re, struct, sys
 src, stat = sys.argv[1:3]
@@ -60,12 +60,12 @@ case_() {
 	shift
 	k=$((k + 1))
 	case " $* " in *" -i "*" -i "*) multi=multi ;; esac
-	expect_exit 0,1 $TB report --json "$@"
+	expect_exit 0,1 $TDAT report --json "$@"
 	mv "$OUT" json.$k
-	$TB report -t -R "$@" >raw.$k 2>/dev/null || true
+	$TDAT report -t -R "$@" >raw.$k 2>/dev/null || true
 	text=raw.$k
 	if [ $PLAIN = 1 ]; then
-		$TB report "$@" >text.out 2>/dev/null || true
+		$TDAT report "$@" >text.out 2>/dev/null || true
 		text=text.out
 	fi
 	assert_eq "$(grep -Evc '(^|: )cpus=[0-9]+$|^CPU:[0-9]+ \[.*EVENTS DROPPED\]$' \
@@ -85,7 +85,7 @@ PLAIN=0
 [ "$n" -ge 15 ] || fail "only $n fixtures"
 
 step "the truncated file still gives its complete pages, exit 1"
-expect_exit 1 $TB report --json -i "$FIX/truncated/v6-sched-irq.cut-at-5470064.dat"
+expect_exit 1 $TDAT report --json -i "$FIX/truncated/v6-sched-irq.cut-at-5470064.dat"
 assert_lines 340 "$OUT"
 
 step "filters apply as in the text report"
@@ -243,18 +243,18 @@ step "options --json does not go with, and those it ignores"
 for opt in --stat -e -f -P -E --events --uname --version --cpus \
 	   --first-event --last-event "--event sched" "-T -F sched_switch"; do
 	# shellcheck disable=SC2086
-	expect_exit 2 $TB report --json $opt -i $a
+	expect_exit 2 $TDAT report --json $opt -i $a
 	assert_lines 0 "$OUT"
-	assert_grep "^tracebox report: --json does not go with" "$ERR"
+	assert_grep "^tdat report: --json does not go with" "$ERR"
 	assert_lines 1 "$ERR"
 done
-expect_exit 0 $TB report --json -i $a
+expect_exit 0 $TDAT report --json -i $a
 cp "$OUT" plain.json
-expect_exit 0 $TB report --json -R -t -l --ts-diff -i $a
+expect_exit 0 $TDAT report --json -R -t -l --ts-diff -i $a
 assert_same plain.json "$OUT"
 
 step "CPU:N [EVENTS DROPPED] as trace-cmd prints it, with filters"
-expect_exit 0 $TB report -i drop.dat
+expect_exit 0 $TDAT report -i drop.dat
 assert_grep '^CPU:0 \[42 EVENTS DROPPED\]$' "$OUT"
 assert_grep '^CPU:1 \[EVENTS DROPPED\]$' "$OUT"
 command -v trace-cmd >/dev/null || skip "trace-cmd is missing (the rest passed)"
@@ -266,7 +266,7 @@ for args in "" "-F sched_switch" "-F sched_wakeup" "-v -F sched_wakeup" \
 	# shellcheck disable=SC2086
 	trace-cmd report $args -i drop.dat >ref.out 2>/dev/null
 	# shellcheck disable=SC2086
-	expect_exit 0 $TB report $args -i drop.dat
+	expect_exit 0 $TDAT report $args -i drop.dat
 	assert_same ref.out "$OUT"
 done
 echo "$n fixtures, $k cases"

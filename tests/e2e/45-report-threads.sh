@@ -6,13 +6,13 @@
 
 # same OPTS...: the report with 0 and 3 workers must be identical.
 same() {
-	TRACEBOX_REPORT_THREADS=0 $TB report "$@" >"$TMPDIR/t0" 2>"$TMPDIR/e0" || true
-	TRACEBOX_REPORT_THREADS=3 $TB report "$@" >"$TMPDIR/t3" 2>"$TMPDIR/e3" || true
+	TDAT_REPORT_THREADS=0 $TDAT report "$@" >"$TMPDIR/t0" 2>"$TMPDIR/e0" || true
+	TDAT_REPORT_THREADS=3 $TDAT report "$@" >"$TMPDIR/t3" 2>"$TMPDIR/e3" || true
 	assert_same "$TMPDIR/t0" "$TMPDIR/t3"
 	# Our messages only: under ASan, LSan's summary of libtraceevent's
 	# suppressed leaks grows with the workers' handles.
-	grep '^tracebox' "$TMPDIR/e0" >"$TMPDIR/m0" || true
-	grep '^tracebox' "$TMPDIR/e3" >"$TMPDIR/m3" || true
+	grep '^tdat' "$TMPDIR/e0" >"$TMPDIR/m0" || true
+	grep '^tdat' "$TMPDIR/e3" >"$TMPDIR/m3" || true
 	assert_same "$TMPDIR/m0" "$TMPDIR/m3"
 	[ -s "$TMPDIR/t0" ] || fail "empty report: $*"
 }
@@ -36,6 +36,6 @@ step "two inputs interleaved"
 same -i "$FIX/v6-sched-irq.dat" -i "$FIX/v7-zstd-sched-irq.dat"
 
 step "threaded report equals trace-cmd's text"
-TRACEBOX_REPORT_THREADS=2 $TB report -i "$FIX/v6-sched-irq.dat" >"$TMPDIR/t2"
+TDAT_REPORT_THREADS=2 $TDAT report -i "$FIX/v6-sched-irq.dat" >"$TMPDIR/t2"
 assert_same "$FIX/v6-sched-irq.dat.report.txt" "$TMPDIR/t2"
 echo "$n fixtures, 0 and 3 workers identical"

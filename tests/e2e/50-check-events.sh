@@ -20,17 +20,17 @@ tracefs_relative() {
 }
 
 step "usage"
-expect_exit 0 $TB check-events --help
-assert_grep "^usage: tracebox check-events" "$OUT"
+expect_exit 0 $TDAT check-events --help
+assert_grep "^usage: tdat check-events" "$OUT"
 for args in "--bogus" "-x" "-i" "--verbose=9" "--verbose=loud" "extra"; do
-	expect_exit 2 $TB check-events $args
+	expect_exit 2 $TDAT check-events $args
 	assert_lines 1 "$ERR"
 done
 
 step "every fixture: all formats parse, with and without plugins"
 for f in $(fixtures); do
 	for opt in "" -N; do
-		expect_exit 0 $TB check-events $opt -i "$f"
+		expect_exit 0 $TDAT check-events $opt -i "$f"
 		assert_lines 1 "$OUT"
 		assert_grep "^checked header_page and [0-9]+ event formats: 0 failed$" "$OUT"
 		assert_eq "" "$(cat "$ERR")" "stderr for $f"
@@ -42,7 +42,7 @@ for f in $(fixtures); do
 		assert_eq "$n" "$(summary_count "$OUT")" "formats in $f"
 	fi
 done
-expect_exit 0 "$(dirname "$TB")/check-events" -i "$v6"
+expect_exit 0 "$(dirname "$TDAT")/check-events" -i "$v6"
 
 # Broken texts of the same length as the originals: the file's framing
 # (sizes, offsets) stays valid, only libtraceevent's parse must fail.
@@ -82,10 +82,10 @@ open('plugin.dat', 'wb').write(sub_print(src, b'sched_waking',
 EOF
 # The framing is intact: trace-cmd still reads the whole file.
 trace-cmd report -i broken.dat >/dev/null 2>&1 || fail "trace-cmd cannot read broken.dat"
-expect_exit 0 $TB convert -i broken.dat -o broken-v7.dat
-expect_exit 0 $TB convert -i broken.dat -o broken-zlib.dat --compression zlib
+expect_exit 0 $TDAT convert -i broken.dat -o broken-v7.dat
+expect_exit 0 $TDAT convert -i broken.dat -o broken-zlib.dat --compression zlib
 for f in broken.dat broken-v7.dat broken-zlib.dat; do
-	expect_exit 1 $TB check-events -i $f
+	expect_exit 1 $TDAT check-events -i $f
 	assert_eq "" "$(cat "$ERR")" "stderr for $f"
 	assert_lines 4 "$OUT"
 	assert_grep "^$f: sched:sched_switch: cannot parse the print fmt line$" "$OUT"
@@ -94,20 +94,20 @@ for f in broken.dat broken-v7.dat broken-zlib.dat; do
 	assert_grep "^checked header_page and 51 event formats: 3 failed$" "$OUT"
 done
 step "--verbose shows libtraceevent's own messages"
-expect_exit 1 $TB check-events --verbose=warning -i broken.dat
+expect_exit 1 $TDAT check-events --verbose=warning -i broken.dat
 assert_grep "offxet" "$ERR"
-expect_exit 1 $TB check-events --verbose=0 -i broken.dat
+expect_exit 1 $TDAT check-events --verbose=0 -i broken.dat
 assert_eq "" "$(cat "$ERR")" "stderr with --verbose=0"
 
 step "a broken header_page"
-expect_exit 1 $TB check-events -i badheader.dat
+expect_exit 1 $TDAT check-events -i badheader.dat
 assert_grep "^badheader.dat: header_page: the timestamp field has size 0, not 8$" "$OUT"
 assert_grep "^checked header_page and 51 event formats: 1 failed$" "$OUT"
 
 step "a format that needs a plugin fails only with -N"
 if ls /usr/lib/*/traceevent/plugins/plugin_jbd2.so >/dev/null 2>&1; then
-	expect_exit 0 $TB check-events -i plugin.dat
-	expect_exit 1 $TB check-events -N -i plugin.dat
+	expect_exit 0 $TDAT check-events -i plugin.dat
+	expect_exit 1 $TDAT check-events -N -i plugin.dat
 	assert_grep "^plugin.dat: sched:sched_waking: cannot parse the print fmt arguments$" "$OUT"
 else
 	echo "(libtraceevent's plugin_jbd2 is not installed: not checked)"
@@ -118,13 +118,13 @@ step "bad input files: one line, exit 1"
 head -c 10000 "$v6" >cut.dat	# cut inside the ftrace formats
 mkdir dir.dat
 for f in nosuch.dat empty.dat cut.dat dir.dat; do
-	expect_exit 1 $TB check-events -i $f
+	expect_exit 1 $TDAT check-events -i $f
 	assert_lines 1 "$ERR"
-	assert_grep "^tracebox check-events: $f: " "$ERR"
+	assert_grep "^tdat check-events: $f: " "$ERR"
 	assert_eq "" "$(cat "$OUT")" "stdout for $f"
 done
 assert_grep "offset [0-9]+" /dev/stdin <<EOF2
-$($TB check-events -i cut.dat 2>&1)
+$($TDAT check-events -i cut.dat 2>&1)
 EOF2
 assert_eq "$sums" "$(sha256sum "$FIX"/*.dat)" "fixture checksums"
 
@@ -132,7 +132,7 @@ assert_eq "$sums" "$(sha256sum "$FIX"/*.dat)" "fixture checksums"
 
 step "the live tracefs"
 rc=0
-$TB check-events >live.out 2>live.err </dev/null || rc=$?
+$TDAT check-events >live.out 2>live.err </dev/null || rc=$?
 if [ $rc -eq 1 ] && [ ! -s live.out ]; then
 	skip "live tracefs unavailable ($(cat live.err)); the trace.dat checks passed"
 fi
@@ -168,7 +168,7 @@ for e in sched:sched_switch sched:sched_wakeup irq:irq_handler_entry; do
 done
 
 step "the live tracefs with -N: the same failures or more (plugins only help)"
-expect_exit 0,1 $TB check-events -N
+expect_exit 0,1 $TDAT check-events -N
 grep -v '^checked ' "$OUT" | sort >live-n.failed || true
 missing=$(sort live.failed | comm -23 - live-n.failed)
 assert_eq "" "$missing" "failures with plugins but not without"
@@ -189,7 +189,7 @@ if [ "$(id -u)" -ne 0 ] || ! bare_ns true 2>/dev/null; then
 	echo "(no private mount namespace here: mount discovery not checked)"
 else
 	step "no tracefs mounted: check-events mounts it at /sys/kernel/tracing"
-	bare_ns "$TB check-events >ns.out 2>ns.err; echo \$? >ns.rc;
+	bare_ns "$TDAT check-events >ns.out 2>ns.err; echo \$? >ns.rc;
 		 stat -f -c %T /sys/kernel/tracing >ns.type"
 	assert_eq "$rc" "$(cat ns.rc)" "exit status"
 	assert_eq "" "$(cat ns.err)" "stderr"
@@ -200,7 +200,7 @@ else
 	step "tracefs mounted elsewhere: found through /proc/mounts"
 	mkdir tfs
 	bare_ns "mount -t tracefs nodev $TMPDIR/tfs &&
-		 $TB check-events >ns2.out 2>ns2.err; echo \$? >ns2.rc;
+		 $TDAT check-events >ns2.out 2>ns2.err; echo \$? >ns2.rc;
 		 stat -f -c %T /sys/kernel/tracing >ns2.type"
 	assert_eq "$rc" "$(cat ns2.rc)" "exit status"
 	assert_eq "" "$(cat ns2.err)" "stderr"

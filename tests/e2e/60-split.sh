@@ -14,11 +14,11 @@
 #  - names, buffer choice and renaming, CPU choice, START/END, output
 #    version and codec, missed-event markers, bad input, all-or-nothing.
 . "$E2E/lib.sh"
-TOOLS=$(dirname "$TB")/tools
+TOOLS=$(dirname "$TDAT")/tools
 EV=$TOOLS/tdat-events
 command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
 for t in tdat-events tdat-digest mkvariant; do
-	[ -x "$TOOLS/$t" ] || fail "$TOOLS/$t missing (make $(dirname "$TB")/tools/$t)"
+	[ -x "$TOOLS/$t" ] || fail "$TOOLS/$t missing (make $(dirname "$TDAT")/tools/$t)"
 done
 
 # events FILE: its event list (tdat-events must succeed).
@@ -47,7 +47,7 @@ split_ok() {
 
 	shift
 	rm -rf "$d"; mkdir -p "$d"
-	expect_exit 0 "$TB" split "$@"
+	expect_exit 0 "$TDAT" split "$@"
 }
 
 # pieces_list DIR: the pieces' event lists, one after the other.
@@ -156,7 +156,7 @@ for c in "v6-sched-irq:-e 200 -r" "v7-zstd-sched-irq:-m 100 -r" \
 	rm -rf tc tb; mkdir tc tb
 	trace-cmd split -i "$in" -o tc/p $a >/dev/null 2>&1 ||
 		fail "trace-cmd split $a"
-	expect_exit 0 "$TB" split -i "$in" -o tb/p $a
+	expect_exit 0 "$TDAT" split -i "$in" -o tb/p $a
 	assert_eq "$(ls tc | tr '\n' ' ')" "$(ls tb | tr '\n' ' ')" "pieces of $a"
 	for p in $(ls tc); do
 		tc_lines "tc/$p" >a.tc; tc_lines "tb/$p" >b.tc
@@ -216,17 +216,17 @@ sed 's/^- /old /; s/^inst1 /- /' all.ev >want.ev
 same_list want.ev got.ev "--top -b old -B inst1 -t" sorted
 trace-cmd report -i b/swap >swap.tc 2>&1 || fail "trace-cmd cannot read b/swap"
 assert_grep '^ *old: ' swap.tc
-expect_exit 2 "$TB" split -i "$in" -o b/x -B nosuch
+expect_exit 2 "$TDAT" split -i "$in" -o b/x -B nosuch
 assert_grep 'no instance "nosuch"' "$ERR"
-expect_exit 2 "$TB" split -i "$in" -o b/x --top -B inst1 -t
+expect_exit 2 "$TDAT" split -i "$in" -o b/x --top -B inst1 -t
 assert_grep 'only one buffer can be the top' "$ERR"
 
 step "names: default, .1, -r numbering"
 cp "$FIX/v6-sched-irq.dat" trace.dat
-expect_exit 0 "$TB" split -e 100
+expect_exit 0 "$TDAT" split -e 100
 [ -f trace.dat.1 ] || fail "default output is not trace.dat.1"
 cmp -s trace.dat "$FIX/v6-sched-irq.dat" || fail "the input changed"
-expect_exit 0 "$TB" split -e 200 -r
+expect_exit 0 "$TDAT" split -e 200 -r
 [ -f trace.dat.0001 ] && [ -f trace.dat.0003 ] && [ ! -f trace.dat.0004 ] ||
 	fail "-r names: $(ls)"
 
@@ -261,34 +261,34 @@ assert_same want.tc got.tc
 
 step "bad input: one line naming the file, no pieces"
 mkdir bad
-expect_exit 1 "$TB" split -i nosuch.dat -o bad/p -e 10 -r
+expect_exit 1 "$TDAT" split -i nosuch.dat -o bad/p -e 10 -r
 assert_lines 1 "$ERR"
 assert_grep 'nosuch.dat' "$ERR"
 head -c 700000 "$FIX/v7-zstd-sched-irq.dat" >cut.dat
-expect_exit 1,2 "$TB" split -i cut.dat -o bad/p -e 10 -r
+expect_exit 1,2 "$TDAT" split -i cut.dat -o bad/p -e 10 -r
 assert_lines 1 "$ERR"
 assert_grep 'cut.dat' "$ERR"
 cp "$FIX/v6-sched-irq.dat" corrupt.dat
 # a commit word larger than the page, in CPU 0's last page
 printf '\xff\xff' | dd of=corrupt.dat bs=1 seek=$((0x536000 + 8)) conv=notrunc 2>/dev/null
-expect_exit 1 "$TB" split -i corrupt.dat -o bad/p -e 10 -r
+expect_exit 1 "$TDAT" split -i corrupt.dat -o bad/p -e 10 -r
 assert_lines 1 "$ERR"
 assert_grep 'corrupt.dat: offset [0-9]+' "$ERR"
 assert_eq "" "$(ls bad)" "pieces left by failed splits"
 
 step "all or nothing: a piece that cannot be written removes the others"
 mkdir -p aon/p.0002	# a directory where piece 2 must go
-expect_exit 1 "$TB" split -i "$FIX/v6-sched-irq.dat" -o aon/p -e 100 -r
+expect_exit 1 "$TDAT" split -i "$FIX/v6-sched-irq.dat" -o aon/p -e 100 -r
 assert_lines 1 "$ERR"
 assert_eq "p.0002" "$(ls aon)" "pieces left after a failure"
 
 step "usage errors"
-expect_exit 2 "$TB" split -i "$FIX/v6-sched-irq.dat" -e 10 -m 5
-expect_exit 2 "$TB" split -i "$FIX/v6-sched-irq.dat" -b name
-expect_exit 2 "$TB" split -i "$FIX/v6-sched-irq.dat" -t
-expect_exit 2 "$TB" split -i "$FIX/v6-sched-irq.dat" -e 0
-expect_exit 2 "$TB" split -i "$FIX/v6-sched-irq.dat" 20 10
+expect_exit 2 "$TDAT" split -i "$FIX/v6-sched-irq.dat" -e 10 -m 5
+expect_exit 2 "$TDAT" split -i "$FIX/v6-sched-irq.dat" -b name
+expect_exit 2 "$TDAT" split -i "$FIX/v6-sched-irq.dat" -t
+expect_exit 2 "$TDAT" split -i "$FIX/v6-sched-irq.dat" -e 0
+expect_exit 2 "$TDAT" split -i "$FIX/v6-sched-irq.dat" 20 10
 assert_grep 'END is before START' "$ERR"
-expect_exit 2 "$TB" split -i "$FIX/v6-sched-irq.dat" -o x 1 2 3
-expect_exit 0 "$TB" split --help
-assert_grep '^usage: tracebox split' "$OUT"
+expect_exit 2 "$TDAT" split -i "$FIX/v6-sched-irq.dat" -o x 1 2 3
+expect_exit 0 "$TDAT" split --help
+assert_grep '^usage: tdat split' "$OUT"

@@ -3,7 +3,7 @@
 # mkpieces'), instances recorded apart joined, duplicates dropped, every
 # conflict refused with nothing written, bad input, output options.
 . "$E2E/lib.sh"
-TOOLS=$(dirname "$TB")/tools
+TOOLS=$(dirname "$TDAT")/tools
 [ -x "$TOOLS/mkpieces" ] && [ -x "$TOOLS/tdat-digest" ] ||
 	skip "build the test tools first (make $TOOLS/mkpieces $TOOLS/tdat-digest)"
 command -v trace-cmd >/dev/null || skip "Debian's trace-cmd is not installed"
@@ -20,7 +20,7 @@ streams() { "$TOOLS/tdat-digest" "$1" | grep -E '^(buffer|  cpu)'; }
 report_same() {
 	local rep=trace-cmd
 
-	case $1 in *zlib*) rep=$TB ;; esac
+	case $1 in *zlib*) rep=$TDAT ;; esac
 	if [ "$(cat r.of 2>/dev/null)" != "$1" ]; then
 		$rep report -i "$1" >r.orig 2>&1 || fail "$rep cannot report $1"
 		echo "$1" >r.of
@@ -33,20 +33,20 @@ report_same() {
 split_cases() {
 	step "$2: split -p $np -r, then merge: every CPU stream byte for byte"
 	rm -f sp.*
-	expect_exit 0 $TB split -i "$1" -o sp -p $np -r
-	expect_exit 0 $TB merge -q -o m.dat sp.*
+	expect_exit 0 $TDAT split -i "$1" -o sp -p $np -r
+	expect_exit 0 $TDAT merge -q -o m.dat sp.*
 	streams m.dat >s.merged
 	assert_same s.orig s.merged
 
 	step "$2: split -m 200 -r (pages cut at events), then merge"
 	rm -f sp.*
-	expect_exit 0 $TB split -i "$1" -o sp -m 200 -r
-	expect_exit 0 $TB merge -q -o m.dat sp.*
+	expect_exit 0 $TDAT split -i "$1" -o sp -m 200 -r
+	expect_exit 0 $TDAT merge -q -o m.dat sp.*
 	report_same "$1" m.dat
 }
 
 split_works=1
-$TB split --help >/dev/null 2>&1 || split_works=0
+$TDAT split --help >/dev/null 2>&1 || split_works=0
 
 for f in $(fixtures); do
 	n=$(basename "$f" .dat)
@@ -63,7 +63,7 @@ for f in $(fixtures); do
 	else
 		step "$n: page-aligned pieces (mkpieces -p $np) merge back"
 		"$TOOLS/mkpieces" -p $np "$f" pc >/dev/null
-		expect_exit 0 $TB merge -q -o m.dat pc.*
+		expect_exit 0 $TDAT merge -q -o m.dat pc.*
 		streams m.dat >s.merged
 		assert_same s.orig s.merged
 		report_same "$f" m.dat
@@ -77,7 +77,7 @@ for f in $(fixtures); do
 	step "$n: page-aligned pieces (mkpieces -p $np): the whole content"
 	rm -f pc.*
 	"$TOOLS/mkpieces" -p $np "$f" pc >/dev/null
-	expect_exit 0 $TB merge -q -o m.dat pc.*
+	expect_exit 0 $TDAT merge -q -o m.dat pc.*
 	digest "$f" >d.orig
 	digest m.dat >d.merged
 	assert_same d.orig d.merged
@@ -85,14 +85,14 @@ for f in $(fixtures); do
 	step "$n: whole-page pieces by time, given in reverse order"
 	rm -f pc.*
 	"$TOOLS/mkpieces" -t 4 "$f" pc >/dev/null
-	expect_exit 0 $TB merge -q -o m.dat $(ls -r pc.*)
+	expect_exit 0 $TDAT merge -q -o m.dat $(ls -r pc.*)
 	streams m.dat >s.merged
 	assert_same s.orig s.merged
 
 	step "$n: repeated pages are dropped"
 	rm -f pc.*
 	"$TOOLS/mkpieces" -p $np -o 1 "$f" pc >/dev/null
-	expect_exit 0 $TB merge -o m.dat pc.*
+	expect_exit 0 $TDAT merge -o m.dat pc.*
 	[ "$(ls pc.* | wc -l)" -lt 2 ] ||
 		assert_grep "dropped [1-9][0-9]* repeated pages" "$ERR"
 	streams m.dat >s.merged
@@ -101,21 +101,21 @@ for f in $(fixtures); do
 	step "$n: repeated events (a page cut in two) are dropped"
 	rm -f pc.*
 	"$TOOLS/mkpieces" -p $np -h "$f" pc >/dev/null
-	expect_exit 0 $TB merge -o m.dat pc.*
+	expect_exit 0 $TDAT merge -o m.dat pc.*
 	streams m.dat >s.merged
 	assert_same s.orig s.merged
 
 	step "$n: pieces taking turns page by page (two readers of one buffer)"
 	rm -f pc.*
 	"$TOOLS/mkpieces" -i 2 "$f" pc >/dev/null
-	expect_exit 0 $TB merge -q -o m.dat pc.*
+	expect_exit 0 $TDAT merge -q -o m.dat pc.*
 	streams m.dat >s.merged
 	assert_same s.orig s.merged
 
 	step "$n: events interleaving inside pages (each page cut in two)"
 	rm -f pc.*
 	"$TOOLS/mkpieces" -s "$f" pc >/dev/null
-	expect_exit 0 $TB merge -q -o m.dat pc.*
+	expect_exit 0 $TDAT merge -q -o m.dat pc.*
 	report_same "$f" m.dat
 done
 
@@ -123,15 +123,15 @@ step "stored chunks pass through unchanged (pieces of whole chunks)"
 rm -f sp.* pc.*
 zs=$FIX/v7-zstd-markers-raw_syscalls.dat
 if [ $split_works = 1 ]; then
-	expect_exit 0 $TB split -i "$zs" -o sp -p 110 -r
+	expect_exit 0 $TDAT split -i "$zs" -o sp -p 110 -r
 else
 	"$TOOLS/mkpieces" -p 110 "$zs" sp >/dev/null
 fi
-expect_exit 0 $TB merge -q -o m.dat sp.*
+expect_exit 0 $TDAT merge -q -o m.dat sp.*
 "$TOOLS/tdat-digest" --chunks "$zs" >c.orig
 "$TOOLS/tdat-digest" --chunks m.dat >c.merged
 assert_same c.orig c.merged
-expect_exit 0 $TB merge -q -o m.dat --level 9 sp.*
+expect_exit 0 $TDAT merge -q -o m.dat --level 9 sp.*
 "$TOOLS/tdat-digest" --chunks m.dat >c.merged
 cmp -s c.orig c.merged && fail "--level 9 copied chunks instead of recompressing"
 streams m.dat >s.merged
@@ -140,10 +140,10 @@ assert_same s.orig s.merged
 
 step "a file merged with itself is itself; the note counts what was dropped"
 v6=$FIX/v6-sched-irq.dat
-expect_exit 0 $TB merge -o twice.dat "$v6" "$v6"
+expect_exit 0 $TDAT merge -o twice.dat "$v6" "$v6"
 assert_same "$v6" twice.dat
-assert_grep "^tracebox merge: dropped [1-9][0-9]* repeated pages" "$ERR"
-expect_exit 0 $TB merge -q -o twice.dat "$v6" "$v6"
+assert_grep "^tdat merge: dropped [1-9][0-9]* repeated pages" "$ERR"
+expect_exit 0 $TDAT merge -q -o twice.dat "$v6" "$v6"
 assert_eq "" "$(cat "$ERR")" "stderr with -q"
 
 step "instances recorded apart become one file with both buffers"
@@ -154,7 +154,7 @@ for f in "$FIX"/v6-2inst-irq-top-sched-inst1.dat \
 	"$TOOLS/mkpieces" -b inst1 -e sched "$f" inst.dat >/dev/null
 	trace-cmd report top.dat >r.top 2>&1
 	grep -q sched_ r.top && fail "the top-only file still has sched events"
-	expect_exit 0 $TB merge -q -o both.dat inst.dat top.dat
+	expect_exit 0 $TDAT merge -q -o both.dat inst.dat top.dat
 	report_same "$f" both.dat
 	streams both.dat >s.merged
 	streams "$f" >s.orig
@@ -167,7 +167,7 @@ refused() {
 	local re=$1
 
 	shift
-	expect_exit 1 $TB merge -o no.dat "$@"
+	expect_exit 1 $TDAT merge -o no.dat "$@"
 	assert_lines 1 "$ERR"
 	assert_grep "$re" "$ERR"
 	assert_file_absent no.dat
@@ -210,27 +210,27 @@ printf '\377\377\000\000' | dd of=badpage.dat bs=1 seek=$((0x534000 + 8)) conv=n
 refused "badpage.dat: offset 5455872: buffer \"\" CPU 0: page commit is larger than the page" "$v6" badpage.dat
 
 step "usage: no output, no input, output is an input"
-expect_exit 2 $TB merge "$v6"
+expect_exit 2 $TDAT merge "$v6"
 assert_lines 1 "$ERR"
-expect_exit 2 $TB merge -o x.dat
+expect_exit 2 $TDAT merge -o x.dat
 assert_file_absent x.dat
 cp "$v6" mine.dat
 sum=$(sha256sum <mine.dat)
-expect_exit 2 $TB merge -o mine.dat "$v6" mine.dat
+expect_exit 2 $TDAT merge -o mine.dat "$v6" mine.dat
 assert_eq "$sum" "$(sha256sum <mine.dat)" "input after a refused merge"
 for args in "--file-version 5" "--compression lz4" "--level x" \
 	    "--file-version 6 --compression zstd" "--bogus"; do
-	expect_exit 2 $TB merge $args -o u.dat "$v6"
+	expect_exit 2 $TDAT merge $args -o u.dat "$v6"
 	assert_file_absent u.dat
 done
-expect_exit 0 $TB merge --help
+expect_exit 0 $TDAT merge --help
 assert_grep "--file-version" "$OUT"
 
 step "output options: version, codec, level, chunk size, threads"
 v7=$FIX/v7-zstd-sched-irq.dat
 rm -f pc.*
 "$TOOLS/mkpieces" -p 2 "$v7" pc >/dev/null
-expect_exit 0 $TB merge -q -o o6.dat --file-version 6 pc.*
+expect_exit 0 $TDAT merge -q -o o6.dat --file-version 6 pc.*
 assert_grep "^version 6 codec none$" /dev/stdin <<EOF2
 $("$TOOLS/tdat-digest" o6.dat | head -n 1)
 EOF2
@@ -240,7 +240,7 @@ assert_same s.v7 s.o6
 trace-cmd report o6.dat >r.o6 2>&1
 trace-cmd report "$v7" >r.v7 2>&1
 assert_same r.v7 r.o6
-expect_exit 0 $TB merge -q -o oz.dat --compression zlib --level 5 \
+expect_exit 0 $TDAT merge -q -o oz.dat --compression zlib --level 5 \
 	--chunk-size 8K --threads 1 pc.*
 assert_grep "^version 7 codec zlib$" /dev/stdin <<EOF2
 $("$TOOLS/tdat-digest" oz.dat | head -n 1)
@@ -249,7 +249,7 @@ EOF2
 	fail "--chunk-size 8K was not used"
 streams oz.dat >s.oz
 assert_same s.v7 s.oz
-expect_exit 0 $TB merge -q -o on.dat --compression none "$v6"
+expect_exit 0 $TDAT merge -q -o on.dat --compression none "$v6"
 streams on.dat >s.on
 streams "$v6" >s.v6
 assert_same s.v6 s.on
@@ -258,9 +258,9 @@ assert_same s.v6 s.on
 step "12 pieces read all at once under ulimit -n 9: one line, nothing written"
 rm -f pc.*
 "$TOOLS/mkpieces" -i 12 "$FIX/v7-zstd-sched-irq-tc34.dat" pc >/dev/null
-(ulimit -n 9 && expect_exit 1 $TB merge -q -o many.dat pc.*)
+(ulimit -n 9 && expect_exit 1 $TDAT merge -q -o many.dat pc.*)
 assert_lines 1 "$ERR"
-assert_grep '^tracebox merge: pc\.[0-9]+: .*[Tt]oo many open files' "$ERR"
+assert_grep '^tdat merge: pc\.[0-9]+: .*[Tt]oo many open files' "$ERR"
 assert_file_absent many.dat
 
 step "no temporary files are left behind"

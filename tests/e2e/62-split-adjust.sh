@@ -14,10 +14,10 @@
 # Then: the first pass holds one chunk per compressed stream, so peak
 # memory stays flat as the CPU count grows.
 . "$E2E/lib.sh"
-TOOLS=$(dirname "$TB")/tools
+TOOLS=$(dirname "$TDAT")/tools
 command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
 for t in tdat-events mkodd; do
-	[ -x "$TOOLS/$t" ] || fail "$TOOLS/$t missing (make $(dirname "$TB")/tools/$t)"
+	[ -x "$TOOLS/$t" ] || fail "$TOOLS/$t missing (make $(dirname "$TDAT")/tools/$t)"
 done
 
 # tc_rep FILE: trace-cmd report with full nanoseconds, no cpus= line.
@@ -108,7 +108,7 @@ same_as_tc() {
 # ours ARGS...: our split into tb/ (made afresh).
 ours() {
 	rm -rf tb; mkdir tb
-	expect_exit 0 "$TB" split -o tb/p "$@"
+	expect_exit 0 "$TDAT" split -o tb/p "$@"
 }
 
 # NAME:FIXTURE:MKODD ARGS.  DATE is hex microseconds (date6: 1.7e15,
@@ -215,13 +215,13 @@ step "memory: one chunk per compressed stream, flat as CPUs grow"
 "$TOOLS/mkodd" --clone-cpus 256 "$FIX/v7-zstd-markers-raw_syscalls.dat" c256.dat ||
 	fail "mkodd --clone-cpus 256"
 rm -rf m2 m256; mkdir m2 m256
-rss2=$(peak_rss_kb "$TB" split -i c2.dat -o m2/p -e 2000000 -r)
-rss256=$(peak_rss_kb "$TB" split -i c256.dat -o m256/p -e 2000000 -r)
+rss2=$(peak_rss_kb "$TDAT" split -i c2.dat -o m2/p -e 2000000 -r)
+rss256=$(peak_rss_kb "$TDAT" split -i c256.dat -o m256/p -e 2000000 -r)
 assert_eq 2 "$(ls m256 | wc -l)" "pieces of the 256-CPU file"
 slack=16384
 # (ASan's redzones and quarantine triple small allocations: the bound
 # only means something in the plain build)
-[ "${TRACEBOX_SANITIZED:-0}" = 1 ] && slack=131072
+[ "${TDAT_SANITIZED:-0}" = 1 ] && slack=131072
 echo "peak RSS: 2 CPUs $rss2 KiB, 256 CPUs $rss256 KiB"
 [ "$rss256" -lt $((rss2 + slack)) ] ||
 	fail "256 CPUs take $rss256 KiB, 2 CPUs $rss2 KiB (allowed: + $slack)"

@@ -7,16 +7,16 @@
 # header is refused with one line and nothing written; pieces that
 # overlap still take the merging path and come out right.
 . "$E2E/lib.sh"
-TOOLS=$(dirname "$TB")/tools
+TOOLS=$(dirname "$TDAT")/tools
 [ -x "$TOOLS/tdat-digest" ] && [ -x "$TOOLS/mkpieces" ] ||
 	skip "build the test tools first (make $TOOLS/mkpieces $TOOLS/tdat-digest)"
-$TB split --help >/dev/null 2>&1 || skip "split is not built"
+$TDAT split --help >/dev/null 2>&1 || skip "split is not built"
 sums=$(sha256sum "$FIX"/*.dat)
 
 streams() { "$TOOLS/tdat-digest" "$1" | grep -E '^(buffer|  cpu)'; }
 # stat WORD: the number before WORD in merge -v's line.
 stat() {
-	grep '^tracebox merge: .* pages in' "$ERR" |
+	grep '^tdat merge: .* pages in' "$ERR" |
 		sed -E "s/.* ([0-9]+) $1.*/\\1/"
 }
 
@@ -33,8 +33,8 @@ for f in $(fixtures); do
 	np=$((most / 4 + 1))
 	step "$n: page-aligned pieces (-p $np) merge back as stored, byte for byte"
 	rm -f sp.*
-	expect_exit 0 $TB split -i "$f" -o sp -p $np -r
-	expect_exit 0 $TB merge -q -v -o m.dat sp.*
+	expect_exit 0 $TDAT split -i "$f" -o sp -p $np -r
+	expect_exit 0 $TDAT merge -q -v -o m.dat sp.*
 	streams "$f" >s.orig
 	streams m.dat >s.merged
 	assert_same s.orig s.merged
@@ -52,8 +52,8 @@ done
 zs=$FIX/v7-zstd-markers-raw_syscalls.dat
 step "chunks of whole-chunk pieces are the original's, none decompressed"
 rm -f sp.*
-expect_exit 0 $TB split -i "$zs" -o sp -p 110 -r
-expect_exit 0 $TB merge -q -v -o m.dat sp.*
+expect_exit 0 $TDAT split -i "$zs" -o sp -p 110 -r
+expect_exit 0 $TDAT merge -q -v -o m.dat sp.*
 "$TOOLS/tdat-digest" --chunks "$zs" >c.orig
 "$TOOLS/tdat-digest" --chunks m.dat >c.merged
 assert_same c.orig c.merged
@@ -65,13 +65,13 @@ cp sp.0001 bad.0001
 at=$(chunk_at bad.0001 3)
 c=$(od -An -tu4 -j "$at" -N4 bad.0001 | tr -d ' ')
 poke bad.0001 $((at + 8 + c / 2)) ffffffffffffffffffffffffffffffff
-expect_exit 0 $TB merge -q -v -o mbad.dat bad.0001 sp.0002 sp.0003 sp.0004
+expect_exit 0 $TDAT merge -q -v -o mbad.dat bad.0001 sp.0002 sp.0003 sp.0004
 assert_eq "$(stat "chunks copied")" "$(stat "of them")" "chunks not decompressed"
 set +e
-$TB report -i sp.0001 >r.good 2>/dev/null
-$TB report -i bad.0001 >r.bad 2>e.bad; rb=$?
-$TB report -i m.dat >r.all 2>/dev/null
-$TB report -i mbad.dat >r.mbad 2>e.mbad; rm=$?
+$TDAT report -i sp.0001 >r.good 2>/dev/null
+$TDAT report -i bad.0001 >r.bad 2>e.bad; rb=$?
+$TDAT report -i m.dat >r.all 2>/dev/null
+$TDAT report -i mbad.dat >r.mbad 2>e.mbad; rm=$?
 set -e
 assert_eq 1 "$rb" "report of the damaged piece"
 assert_eq 1 "$rm" "report of the merge of the damaged piece"
@@ -88,7 +88,7 @@ step "a damaged chunk header is refused: one line, nothing written"
 cp sp.0002 hdr.0002
 at=$(chunk_at hdr.0002 2)
 poke hdr.0002 "$at" ffffff7f
-expect_exit 1 $TB merge -q -o no.dat sp.0001 hdr.0002 sp.0003
+expect_exit 1 $TDAT merge -q -o no.dat sp.0001 hdr.0002 sp.0003
 assert_lines 1 "$ERR"
 assert_grep "hdr\.0002: offset $at: buffer \"\" CPU 0: chunk" "$ERR"
 assert_file_absent no.dat
@@ -97,7 +97,7 @@ step "a chunk that is not a zstd frame is refused: one line, nothing written"
 cp sp.0002 frame.0002
 at=$(chunk_at frame.0002 2)
 poke frame.0002 $((at + 8)) 00000000
-expect_exit 1 $TB merge -q -o no.dat sp.0001 frame.0002 sp.0003
+expect_exit 1 $TDAT merge -q -o no.dat sp.0001 frame.0002 sp.0003
 assert_lines 1 "$ERR"
 assert_grep "frame\.0002: offset $at: buffer \"\" CPU 0: zstd chunk \([0-9]+ bytes\) is not a zstd frame" "$ERR"
 assert_file_absent no.dat
@@ -106,7 +106,7 @@ step "overlapping pieces take the merging path and come out right"
 for f in "$zs" "$FIX"/v6-sched-irq.dat; do
 	rm -f pc.*
 	"$TOOLS/mkpieces" -i 2 "$f" pc >/dev/null
-	expect_exit 0 $TB merge -q -v -o m.dat pc.*
+	expect_exit 0 $TDAT merge -q -v -o m.dat pc.*
 	[ "$(stat "pages unparsed")" -lt "$(stat "pages in")" ] ||
 		fail "interleaved pieces were copied unparsed: $(cat "$ERR")"
 	streams "$f" >s.orig
@@ -114,14 +114,14 @@ for f in "$zs" "$FIX"/v6-sched-irq.dat; do
 	assert_same s.orig s.merged
 	rm -f pc.*
 	"$TOOLS/mkpieces" -p 2 -o 1 "$f" pc >/dev/null
-	expect_exit 0 $TB merge -v -o m.dat pc.*
+	expect_exit 0 $TDAT merge -v -o m.dat pc.*
 	assert_grep "dropped [1-9][0-9]* repeated pages" "$ERR"
 	streams m.dat >s.merged
 	assert_same s.orig s.merged
 done
 
 step "a piece given twice: its copies are merged (repeats dropped), the rest copied"
-expect_exit 0 $TB merge -v -o m2.dat sp.0001 sp.0002 sp.0003 sp.0002 sp.0004
+expect_exit 0 $TDAT merge -v -o m2.dat sp.0001 sp.0002 sp.0003 sp.0002 sp.0004
 assert_grep "dropped [1-9][0-9]* repeated pages" "$ERR"
 [ "$(stat streams)" -ge 2 ] || fail "the other pieces were not copied whole"
 [ "$(stat "pages unparsed")" -lt "$(stat "pages in")" ] ||
@@ -132,16 +132,16 @@ assert_same s.orig s.merged
 
 step "other codec or level: pages fed to the compressor, events unread"
 rm -f sp.*
-expect_exit 0 $TB split -i "$FIX"/v6-sched-irq.dat -o sp -p 2 -r
-expect_exit 0 $TB merge -q -v -o z.dat --compression zstd sp.*
+expect_exit 0 $TDAT split -i "$FIX"/v6-sched-irq.dat -o sp -p 2 -r
+expect_exit 0 $TDAT merge -q -v -o z.dat --compression zstd sp.*
 [ "$(stat streams)" -ge 1 ] || fail "no stream was copied whole"
 assert_eq 0 "$(stat "of them")" "chunks stored from raw pieces"
 streams "$FIX"/v6-sched-irq.dat >s.orig
 streams z.dat >s.merged
 assert_same s.orig s.merged
 rm -f sp.*
-expect_exit 0 $TB split -i "$zs" -o sp -p 110 -r
-expect_exit 0 $TB merge -q -v -o l9.dat --level 9 sp.*
+expect_exit 0 $TDAT split -i "$zs" -o sp -p 110 -r
+expect_exit 0 $TDAT merge -q -v -o l9.dat --level 9 sp.*
 assert_eq 0 "$(stat "of them")" "chunks stored with --level 9"
 streams "$zs" >s.orig
 streams l9.dat >s.merged
@@ -152,7 +152,7 @@ rm -f pc.*
 many=$FIX/v7-zstd-sched-irq-tc34.dat
 "$TOOLS/mkpieces" -p 4 "$many" pc >/dev/null
 [ "$(ls pc.* | wc -l)" -ge 10 ] || fail "expected 10 pieces or more"
-(ulimit -n 9 && $TB merge -q -v -o many.dat pc.*) 2>"$ERR" ||
+(ulimit -n 9 && $TDAT merge -q -v -o many.dat pc.*) 2>"$ERR" ||
 	fail "merge of many pieces under ulimit -n 9: $(cat "$ERR")"
 [ "$(stat streams)" -ge 1 ] || fail "no stream was copied whole"
 streams "$many" >s.orig

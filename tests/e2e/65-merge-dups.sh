@@ -13,7 +13,7 @@
 # (-i 2, -s: their events at one timestamp add up, checked against a
 # model of the rules).  Debian's trace-cmd report is the oracle.
 . "$E2E/lib.sh"
-TOOLS=$(dirname "$TB")/tools
+TOOLS=$(dirname "$TDAT")/tools
 [ -x "$TOOLS/mkpieces" ] && [ -x "$TOOLS/tdat-digest" ] &&
 	[ -x "$TOOLS/tdat-events" ] ||
 	skip "build the test tools first (make $TOOLS/mkpieces $TOOLS/tdat-digest $TOOLS/tdat-events)"
@@ -30,7 +30,7 @@ merged() {
 	local want=$1
 
 	shift
-	expect_exit 0 $TB merge -q -o m.dat "$@"
+	expect_exit 0 $TDAT merge -q -o m.dat "$@"
 	report m.dat r.m
 	assert_same "$want" r.m
 }
@@ -41,7 +41,7 @@ same_events() {
 	local want=$1
 
 	shift
-	expect_exit 0 $TB merge -q -o m.dat "$@"
+	expect_exit 0 $TDAT merge -q -o m.dat "$@"
 	events "$want" >e.want
 	events m.dat >e.m
 	assert_same e.want e.m
@@ -162,7 +162,7 @@ for n in v6-sched-irq v7-zstd-markers-raw_syscalls \
 	for how in "-i 2" "-s"; do
 		rm -f rd.*
 		"$TOOLS/mkpieces" $how a.dat rd >/dev/null
-		expect_exit 0 $TB merge -q -o m.dat rd.0001 rd.0002
+		expect_exit 0 $TDAT merge -q -o m.dat rd.0001 rd.0002
 		"$TOOLS/tdat-events" rd.0001 >e.1
 		"$TOOLS/tdat-events" rd.0002 >e.2
 		readers_model e.1 e.2 | sort >e.want
@@ -173,7 +173,7 @@ for n in v6-sched-irq v7-zstd-markers-raw_syscalls \
 
 	step "$n: a file merged with itself is itself, stream by stream"
 	for x in a c d; do
-		expect_exit 0 $TB merge -q -o m.dat $x.dat $x.dat
+		expect_exit 0 $TDAT merge -q -o m.dat $x.dat $x.dat
 		streams $x.dat >s.x
 		streams m.dat >s.m
 		assert_same s.x s.m

@@ -17,7 +17,7 @@ fi
 command -v trace-cmd >/dev/null || skip "trace-cmd (the oracle) is not installed"
 
 # One recorder on the top buffer at a time (bench/record.sh takes it too).
-exec 9>/tmp/tracebox-tracefs.lock
+exec 9>/tmp/tdat-tracefs.lock
 flock -w 120 9 || fail "tracefs lock held for 2 minutes"
 
 # effective_kb DIR: the ring buffer's size per CPU as it is, or as it will
@@ -79,24 +79,24 @@ wait_for() {
 version() { head -c 11 "$1" | tail -c 1; }
 codec() { head -c 22 "$1" | tail -c 4; }
 
-# events FILE: event lines of trace-cmd's report (tracebox's for zlib).
+# events FILE: event lines of trace-cmd's report (tdat's for zlib).
 events() {
 	if [ "$(version "$1")" = 7 ] && [ "$(codec "$1")" = zlib ]; then
-		$TB report -i "$1" | tail -n +2
+		$TDAT report -i "$1" | tail -n +2
 	else
 		trace-cmd report -i "$1" 2>/dev/null | tail -n +2
 	fi
 }
 
 step "usage"
-expect_exit 0 $TB record --help
-assert_grep "^usage: tracebox record" "$OUT"
+expect_exit 0 $TDAT record --help
+assert_grep "^usage: tdat record" "$OUT"
 for args in "" "-e" "-e sched --bogus" "-f x -e sched" "-e sched --file-version 5" \
 	    "-e sched --file-version 6 --compression zstd" "-e sched -B inst"; do
-	expect_exit 2 $TB record $args
+	expect_exit 2 $TDAT record $args
 	assert_lines 1 "$ERR"
 done
-expect_exit 1 $TB record -q -e no_such_system_xyz -o bad.dat true
+expect_exit 1 $TDAT record -q -e no_such_system_xyz -o bad.dat true
 assert_grep "no_such_system_xyz" "$ERR"
 assert_file_absent bad.dat
 assert_file_absent bad.dat.rec
@@ -105,7 +105,7 @@ assert_tracefs_same "after a refused event"
 step "every version and codec"
 for v in "--file-version 6" "--compression none" "--compression zlib" \
 	 "--compression zstd"; do
-	expect_exit 0 $TB record -q -e sched -e irq -o v.dat $v sleep 0.2
+	expect_exit 0 $TDAT record -q -e sched -e irq -o v.dat $v sleep 0.2
 	assert_file_absent v.dat.rec
 	events v.dat >ev.txt
 	assert_grep "sched_switch: " ev.txt
@@ -127,7 +127,7 @@ assert_tracefs_same "after the version and codec recordings"
 step "instance, filters, clock (v7 and v6)"
 for v in "" "--file-version 6"; do
 	inst=tbrec$$
-	expect_exit 0 $TB record -q $v -C global -b 1024 -e irq -B $inst \
+	expect_exit 0 $TDAT record -q $v -C global -b 1024 -e irq -B $inst \
 		-e sched:sched_switch -f 'prev_pid != 0' -e sched:sched_wakeup \
 		-o i.dat sleep 0.3
 	[ ! -d "$T/instances/$inst" ] || fail "instance $inst was left behind"
@@ -149,7 +149,7 @@ done
 
 step "CPU mask, size limit, sub-buffer size"
 # (and a command's exit status becomes record's; and a glob as -e)
-expect_exit 3 $TB record -q -M 1 -e 'sched:sched_sw*' -o m.dat sh -c \
+expect_exit 3 $TDAT record -q -M 1 -e 'sched:sched_sw*' -o m.dat sh -c \
 	'for i in 1 2 3 4 5 6 7 8; do cat /proc/stat >/dev/null; done; sleep 0.2; exit 3'
 assert_grep "sh exited with status 3" "$ERR"
 events m.dat >ev.txt
@@ -160,7 +160,7 @@ fi
 if grep -v " sched_switch: " ev.txt | grep -q .; then
 	fail "-e 'sched:sched_sw*' recorded other events"
 fi
-expect_exit 0 $TB record -q -m 16 --compression none -e sched -e raw_syscalls \
+expect_exit 0 $TDAT record -q -m 16 --compression none -e sched -e raw_syscalls \
 	-o lim.dat dd if=/dev/zero of=/dev/null bs=1 count=100000
 trace-cmd report --stat -i lim.dat 2>&1 | sed -n 's/^ *\([0-9]*\) bytes in size.*/\1/p' >sizes.txt
 [ -s sizes.txt ] || fail "-m 16: no CPU sizes in report --stat"
@@ -168,7 +168,7 @@ while read -r n; do
 	[ "$n" -le $((24 * 1024)) ] || fail "-m 16: a CPU kept $n bytes"
 done <sizes.txt
 if [ -e "$T/buffer_subbuf_size_kb" ]; then
-	expect_exit 0 $TB record -q --subbuf-size 8 -e sched -o sb.dat sleep 0.2
+	expect_exit 0 $TDAT record -q --subbuf-size 8 -e sched -o sb.dat sleep 0.2
 	ps=$(od -An -tu4 -j14 -N4 sb.dat | tr -d ' ')
 	assert_eq 8192 "$ps" "page size with --subbuf-size 8"
 	events sb.dat >ev.txt
@@ -177,7 +177,7 @@ fi
 assert_tracefs_same "after -M, -m, --subbuf-size"
 
 step "lost events: per-CPU stats and the missed-event markers"
-expect_exit 0 $TB record -q -b 16 -e sched -e raw_syscalls -o lost.dat \
+expect_exit 0 $TDAT record -q -b 16 -e sched -e raw_syscalls -o lost.dat \
 	dd if=/dev/zero of=/dev/null bs=1 count=60000
 lost=$(trace-cmd report --stat -i lost.dat 2>/dev/null |
        awk '/^overrun:/ { s += $NF } END { print s + 0 }')
@@ -189,13 +189,13 @@ else
 fi
 
 step "a command that cannot run"
-expect_exit 127 $TB record -q -e sched:sched_switch -o c.dat /no/such/command
+expect_exit 127 $TDAT record -q -e sched:sched_switch -o c.dat /no/such/command
 assert_grep "/no/such/command: cannot run" "$ERR"
 assert_tracefs_same "after commands"
 
 step "SIGINT and SIGTERM end a recording without a command"
 for sig in INT TERM; do
-	$TB record -e sched -o s.dat >s.out 2>s.err &
+	$TDAT record -e sched -o s.dat >s.out 2>s.err &
 	pid=$!
 	wait_for "tracing to start" grep -q "Hit Ctrl" s.err
 	sleep 0.3
@@ -211,7 +211,7 @@ done
 
 step "SIGKILL, then restore"
 inst=tbkill$$
-$TB record -q --compression none -B $inst -e sched -e raw_syscalls -o k.dat &
+$TDAT record -q --compression none -B $inst -e sched -e raw_syscalls -o k.dat &
 pid=$!
 wait_for "pages on disk" sh -c "cat k.dat.rec/$inst.cpu* 2>/dev/null | head -c 20000 | wc -c | grep -q 20000"
 dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null
@@ -231,7 +231,7 @@ for f in k.dat.rec/$inst.cpu*; do
 done
 [ $raw -gt 0 ] || fail "no page reached the disk in 1.5 s"
 rc=0
-$TB restore k.dat >r.out 2>r.err || rc=$?
+$TDAT restore k.dat >r.out 2>r.err || rc=$?
 [ $rc = 0 ] || { cat r.err >&2; fail "restore k.dat exited $rc"; }
 events k.dat >ev.txt
 assert_grep "^ *$inst: .*sys_(enter|exit)" ev.txt

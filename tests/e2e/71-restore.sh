@@ -9,15 +9,15 @@ t0=$(date +%s)
 step() {	# with the seconds so far: this script must stay under 60 s
 	echo "--- [$(($(date +%s) - t0))s] $*"
 }
-MKREC=$(dirname "$TB")/tools/mkrecdir
-[ -x "$MKREC" ] || fail "$MKREC missing (make B=... $(dirname "$TB")/tools/mkrecdir)"
+MKREC=$(dirname "$TDAT")/tools/mkrecdir
+[ -x "$MKREC" ] || fail "$MKREC missing (make B=... $(dirname "$TDAT")/tools/mkrecdir)"
 command -v trace-cmd >/dev/null || skip "Debian's trace-cmd is not installed"
 
 # oracle FILE [FIXTURE]: Debian's trace-cmd report, except for zlib
 # (FILE or the FIXTURE it comes from), which it cannot read: ours then.
 oracle() {
 	case $1${2:-} in
-	*zlib*) "$TB" report -i "$1" ;;
+	*zlib*) "$TDAT" report -i "$1" ;;
 	*) trace-cmd report -i "$1" ;;
 	esac
 }
@@ -26,7 +26,7 @@ oracle() {
 # whose stored one is trace-cmd 3.4's).
 fixture_report() {
 	case $1 in
-	*zlib*) "$TB" report -i "$1" ;;
+	*zlib*) "$TDAT" report -i "$1" ;;
 	*) cat "$1.report.txt" ;;
 	esac
 }
@@ -42,7 +42,7 @@ step "crashed recorder: restore -i head -o out cpu0 cpu1 = trace-cmd's restored.
 "$MKREC" --head "$FIX/crashed/restored.dat" head.dat
 trace-cmd report -i head.dat >head.txt
 assert_eq "cpus=0" "$(cat head.txt)" "report of the header-only file"
-expect_exit 0 "$TB" restore -i head.dat -o restored.dat \
+expect_exit 0 "$TDAT" restore -i head.dat -o restored.dat \
 	"$FIX/crashed/trace.dat.cpu0" "$FIX/crashed/trace.dat.cpu1"
 [ ! -s "$ERR" ] || fail "restore said something on good data: $(cat "$ERR")"
 trace-cmd report -i restored.dat >restored.txt
@@ -52,7 +52,7 @@ step "crashed recorder: a cut last page and zero pages are dropped and told"
 cat "$FIX/crashed/trace.dat.cpu1" >cpu1
 head -c 4096 /dev/zero >>cpu1
 head -c 1500 "$FIX/crashed/trace.dat.cpu1" >>cpu1
-expect_exit 0 "$TB" restore -i head.dat -o restored2.dat \
+expect_exit 0 "$TDAT" restore -i head.dat -o restored2.dat \
 	"$FIX/crashed/trace.dat.cpu0" cpu1
 assert_lines 2 "$ERR"
 assert_grep 'cpu1: offset 65536: dropped: buffer "" CPU 1: 1 empty page \(4096 bytes\)' "$ERR"
@@ -67,18 +67,18 @@ events_only() {
 	sed -n 's/^.* \(\[[0-9][0-9][0-9]\] \)/\1/p' "$1"
 }
 events_only "$FIX/crashed/restored.dat.report.txt" >want-events.txt
-if "$TB" restore -c -o live-head.dat 2>live.err; then
+if "$TDAT" restore -c -o live-head.dat 2>live.err; then
 	trace-cmd report -i live-head.dat >live-head.txt
 	assert_grep '^cpus=[0-9]+$' live-head.txt
-	expect_exit 0 "$TB" restore -i live-head.dat -o live.dat \
+	expect_exit 0 "$TDAT" restore -i live-head.dat -o live.dat \
 		"$FIX/crashed/trace.dat.cpu0" "$FIX/crashed/trace.dat.cpu1"
 	trace-cmd report -i live.dat >live.txt
 	events_only live.txt | cmp -s - want-events.txt || fail "restore -i with our own header differs"
-	expect_exit 0 "$TB" restore -o nohead.dat "$FIX/crashed/trace.dat.cpu0" \
+	expect_exit 0 "$TDAT" restore -o nohead.dat "$FIX/crashed/trace.dat.cpu0" \
 		"$FIX/crashed/trace.dat.cpu1"
 	trace-cmd report -i nohead.dat >nohead.txt
 	events_only nohead.txt | cmp -s - want-events.txt || fail "restore without -i differs"
-	expect_exit 1 "$TB" restore -c -o bad-head.dat -t /nonexistent
+	expect_exit 1 "$TDAT" restore -c -o bad-head.dat -t /nonexistent
 	assert_lines 1 "$ERR"
 	assert_file_absent bad-head.dat
 else
@@ -91,8 +91,8 @@ for n in v6-2inst-irq-top-sched-inst1 v7-none-sched-irq \
 	 v7-zlib-sched-irq-tc34 v7-zstd-2inst-irq-top-sched-inst1; do
 	f=$FIX/$n.dat
 	"$MKREC" "$f" "$n.rec"
-	expect_exit 0 "$TB" restore "$n"
-	[ ! -s "$ERR" ] || grep -q "^tracebox restore: wrote $n from $n.rec/" "$ERR" ||
+	expect_exit 0 "$TDAT" restore "$n"
+	[ ! -s "$ERR" ] || grep -q "^tdat restore: wrote $n from $n.rec/" "$ERR" ||
 		fail "$n: restore complained: $(head -n 1 "$ERR")"
 	oracle "$n" "$f" >"$n.txt"
 	fixture_report "$f" | cmp -s - "$n.txt" || fail "$n: restored report differs"
@@ -100,18 +100,18 @@ done
 
 step "OUT.rec/output names the version and codec asked for"
 echo "6 none" >v7-zstd-2inst-irq-top-sched-inst1.rec/output
-expect_exit 0 "$TB" restore -o asked6.dat v7-zstd-2inst-irq-top-sched-inst1
+expect_exit 0 "$TDAT" restore -o asked6.dat v7-zstd-2inst-irq-top-sched-inst1
 assert_eq "6" "$(head -c 11 asked6.dat | tail -c 1)" "version of the output"
 trace-cmd report -i asked6.dat | cmp -s - "$FIX/v7-zstd-2inst-irq-top-sched-inst1.dat.report.txt" ||
 	fail "the v6 output reports differently"
 echo "8 zstd" >v7-zstd-2inst-irq-top-sched-inst1.rec/output
-expect_exit 1 "$TB" restore -o asked8.dat v7-zstd-2inst-irq-top-sched-inst1
+expect_exit 1 "$TDAT" restore -o asked8.dat v7-zstd-2inst-irq-top-sched-inst1
 assert_grep 'output: not "6 none" or "7 CODEC"' "$ERR"
 
 step "OUT.rec/ with zero pages, cut pages and a corrupt page in every stream"
 f=$FIX/v7-zstd-2inst-irq-top-sched-inst1.dat
 "$MKREC" --zero-pages 2 --partial 700 --bad-page 1 "$f" bad.rec
-expect_exit 0 "$TB" restore -o bad.dat bad.rec
+expect_exit 0 "$TDAT" restore -o bad.dat bad.rec
 assert_grep 'inst1.cpu0: offset 4096: dropped: buffer "inst1" CPU 0: 1 bad page \(4096 bytes\): the commit is larger than the page' "$ERR"
 assert_grep 'top.cpu1: offset [0-9]+: dropped: buffer "" CPU 1: 700 bytes: an incomplete last page' "$ERR"
 [ "$(grep -c 'empty pages' "$ERR")" -eq 4 ] || fail "4 runs of empty pages expected"
@@ -127,25 +127,25 @@ awk 'BEGIN { n = 0; i = 0 }
 step "bad manifests and missing inputs: one line, exit 1 or 2, nothing written"
 mkdir m.rec
 cp bad.rec/head.dat m.rec/
-printf 'tracebox-recording 1\npage_size 4096\ncpu - 0 top.cpu0\n' >m.rec/manifest
-expect_exit 1 "$TB" restore m
+printf 'tdat-recording 1\npage_size 4096\ncpu - 0 top.cpu0\n' >m.rec/manifest
+expect_exit 1 "$TDAT" restore m
 assert_lines 1 "$ERR"
 assert_grep 'm\.rec/manifest: line 3: CPU of a buffer not listed before' "$ERR"
-printf 'tracebox-recording 1\npage_size 4096\nbuffer - clock local cpus 1\ncpu - 0 ../x\n' >m.rec/manifest
-expect_exit 1 "$TB" restore m
+printf 'tdat-recording 1\npage_size 4096\nbuffer - clock local cpus 1\ncpu - 0 ../x\n' >m.rec/manifest
+expect_exit 1 "$TDAT" restore m
 assert_grep 'line 4: a FILE must stay inside the directory' "$ERR"
 assert_file_absent m
-expect_exit 2 "$TB" restore nothing-here
+expect_exit 2 "$TDAT" restore nothing-here
 assert_lines 1 "$ERR"
-expect_exit 1 "$TB" restore -i head.dat -o x.dat no-such-cpu-file
+expect_exit 1 "$TDAT" restore -i head.dat -o x.dat no-such-cpu-file
 assert_lines 1 "$ERR"
 assert_grep 'no-such-cpu-file: No such file' "$ERR"
-expect_exit 1 "$TB" restore -i "$FIX/crashed/trace.dat.cpu0" -o x.dat cpu1
+expect_exit 1 "$TDAT" restore -i "$FIX/crashed/trace.dat.cpu0" -o x.dat cpu1
 assert_lines 1 "$ERR"
 assert_file_absent x.dat
-expect_exit 2 "$TB" restore "$FIX/v6-sched-irq.dat"
+expect_exit 2 "$TDAT" restore "$FIX/v6-sched-irq.dat"
 assert_grep 'is a trace.dat .*name a new output with -o' "$ERR"
-expect_exit 2 "$TB" restore -i head.dat -o head.dat cpu1
+expect_exit 2 "$TDAT" restore -i head.dat -o head.dat cpu1
 assert_grep 'is the input' "$ERR"
 
 # ---- salvage: restore -o OUT DAMAGED ----
@@ -183,7 +183,7 @@ PY
 
 step "the truncated v6 fixture: exactly its complete pages (= trace-cmd on the same pages)"
 cut=$FIX/truncated/v6-sched-irq.cut-at-5470064.dat
-expect_exit 0 "$TB" restore -o cut6.dat "$cut"
+expect_exit 0 "$TDAT" restore -o cut6.dat "$cut"
 assert_grep 'offset 5468160: dropped: buffer "" CPU 1: 1904 bytes: a page cut by the end of the file' "$ERR"
 assert_grep 'offset 5470064: lost: buffer "" CPU 1: 6288 bytes recorded past the end of the file' "$ERR"
 python3 ref6.py "$FIX/v6-sched-irq.dat" 5470064 ref6.dat
@@ -196,7 +196,7 @@ step "the truncated v7 fixture (options section lost): CPU 0's 10 whole chunks"
 cut=$FIX/truncated/v7-zstd-markers-raw_syscalls.cut-at-1059000.dat
 trace-cmd report -i "$cut" >tc.txt 2>&1 || true
 [ ! -s tc.txt ] || fail "trace-cmd now reads the cut file: update this test"
-expect_exit 0 "$TB" restore -o cut7.dat "$cut"
+expect_exit 0 "$TDAT" restore -o cut7.dat "$cut"
 assert_grep 'offset 1017846: inferred: buffer "" \(its BUFFER option is lost\).*clock "local" from the TRACECLOCK option.*1 chunk stream' "$ERR"
 assert_grep 'offset 1057413: dropped: buffer "" CPU 0: 1587 bytes: a chunk cut by the end of the file' "$ERR"
 assert_grep 'lost: buffer "" CPU 0: 24 of its 34 chunks' "$ERR"
@@ -206,7 +206,7 @@ fixture_report "$FIX/v7-zstd-markers-raw_syscalls.dat" >full7.txt
 # of 10 pages, every page kept (as a v6 copy shows).
 grep '\[000\]' full7.txt | head -n "$(($(wc -l <cut7.txt) - 1))" >want7.txt
 tail -n +2 cut7.txt | cmp -s - want7.txt || fail "not a prefix of CPU 0's events"
-"$TB" convert --file-version 6 -i cut7.dat -o cut7v6.dat
+"$TDAT" convert --file-version 6 -i cut7.dat -o cut7v6.dat
 python3 - cut7v6.dat <<'PY' || fail "CPU 0 does not hold 100 pages"
 import struct, sys
 d = open(sys.argv[1], 'rb').read()
@@ -227,9 +227,9 @@ for f in $(fixtures); do
 	for c in $cuts; do
 		head -c "$c" "$f" >cut.dat
 		rm -f out.dat
-		expect_exit 0,1 "$TB" restore -o out.dat cut.dat
+		expect_exit 0,1 "$TDAT" restore -o out.dat cut.dat
 		if [ ! -e out.dat ]; then
-			tail -n 1 "$ERR" | grep -Eq '^tracebox restore: cut\.dat: .+' ||
+			tail -n 1 "$ERR" | grep -Eq '^tdat restore: cut\.dat: .+' ||
 				fail "$n cut at $c: no clear error: $(tail -n 1 "$ERR")"
 			continue
 		fi
@@ -241,7 +241,7 @@ for f in $(fixtures); do
 done
 
 step "truncations at many offsets of small copies of every fixture (no kallsyms)"
-MKVAR=$(dirname "$TB")/tools/mkvariant
+MKVAR=$(dirname "$TDAT")/tools/mkvariant
 for f in $(fixtures); do
 	n=$(basename "$f" .dat)
 	"$MKVAR" --small "$f" small.dat
@@ -251,10 +251,10 @@ for f in $(fixtures); do
 		 $((size - 2500)) $((size - 1100)) $((size - 300)) $((size - 40)); do
 		head -c "$c" small.dat >cut.dat
 		rm -f out.dat
-		expect_exit 0,1 "$TB" restore -q -o out.dat cut.dat
+		expect_exit 0,1 "$TDAT" restore -q -o out.dat cut.dat
 		if [ ! -e out.dat ]; then
 			assert_lines 1 "$ERR"
-			assert_grep '^tracebox restore: cut\.dat: ' "$ERR"
+			assert_grep '^tdat restore: cut\.dat: ' "$ERR"
 			continue
 		fi
 		oracle out.dat "$f" >out.txt 2>out.err ||
@@ -326,7 +326,7 @@ step "a corrupt chunk in the middle: dropped and told, the rest kept"
 f=$FIX/v7-zstd-markers-raw_syscalls.dat
 set -- $(python3 corrupt.py "$f" bad7.dat chunk)
 at=$1 cpu=$2
-expect_exit 0 "$TB" restore -o fixed7.dat bad7.dat
+expect_exit 0 "$TDAT" restore -o fixed7.dat bad7.dat
 assert_grep "offset $at: dropped: buffer \"\" CPU $cpu: [0-9]+ bytes: a chunk that does not decompress" "$ERR"
 trace-cmd report -i fixed7.dat >fixed7.txt
 fixture_report "$f" >full.txt
@@ -347,7 +347,7 @@ d = bytearray(open(sys.argv[1], 'rb').read())
 struct.pack_into('<I', d, int(sys.argv[3]), 0xfffffff0)
 open(sys.argv[2], 'wb').write(d)
 PY
-	expect_exit 0 "$TB" restore -o fixedh.dat badh.dat
+	expect_exit 0 "$TDAT" restore -o fixedh.dat badh.dat
 	assert_grep "offset $at: dropped: buffer \"\" CPU 0: [0-9]+ bytes: a chunk header that does not hold together; the stream goes on at the next chunk found" "$ERR"
 	trace-cmd report -i fixedh.dat >fixedh.txt
 	subset full.txt fixedh.txt || fail "invented events"
@@ -365,7 +365,7 @@ for f in "$FIX/v6-clock-global.dat" "$FIX/v7-none-sched-irq.dat"; do
 	for what in page event; do
 		set -- $(python3 corrupt.py "$f" bad.dat $what)
 		at=$1 cpu=$2
-		expect_exit 0 "$TB" restore -o fixed.dat bad.dat
+		expect_exit 0 "$TDAT" restore -o fixed.dat bad.dat
 		assert_grep "offset $at: dropped: buffer \"\" CPU $cpu: 1 bad page \(4096 bytes\)" "$ERR"
 		trace-cmd report -i fixed.dat >fixed.txt
 		fixture_report "$f" >full.txt
@@ -376,29 +376,29 @@ for f in "$FIX/v6-clock-global.dat" "$FIX/v7-none-sched-irq.dat"; do
 done
 
 step "big-endian, 32-bit-kernel pages (synthetic): whole, and cut"
-MKVAR=$(dirname "$TB")/tools/mkvariant
+MKVAR=$(dirname "$TDAT")/tools/mkvariant
 "$MKVAR" --big-endian --long4 "$FIX/v7-zstd-sched-irq.dat" be.dat
 trace-cmd report -i be.dat >be.txt
-expect_exit 0 "$TB" restore -o be-whole.dat be.dat
+expect_exit 0 "$TDAT" restore -o be-whole.dat be.dat
 trace-cmd report -i be-whole.dat | cmp -s - be.txt || fail "big-endian copy reports differently"
 head -c $(($(stat -c %s be.dat) - 2000)) be.dat >be-cut.dat
-expect_exit 0 "$TB" restore -o be-fixed.dat be-cut.dat
+expect_exit 0 "$TDAT" restore -o be-fixed.dat be-cut.dat
 assert_grep 'inferred: buffer "".*2 chunk streams' "$ERR"
 trace-cmd report -i be-fixed.dat >be-fixed.txt
 subset be.txt be-fixed.txt || fail "big-endian salvage invented events"
 
 step "--file-version and --compression choose the output"
-expect_exit 0 "$TB" restore -q --file-version 6 -o v6of7.dat \
+expect_exit 0 "$TDAT" restore -q --file-version 6 -o v6of7.dat \
 	"$FIX/truncated/v7-zstd-markers-raw_syscalls.cut-at-1059000.dat"
 [ ! -s "$ERR" ] || fail "-q still printed: $(head -n 1 "$ERR")"
 assert_eq "6" "$(head -c 11 v6of7.dat | tail -c 1)" "version of the output"
 trace-cmd report -i v6of7.dat | cmp -s - cut7.txt || fail "v6 copy of the salvage differs"
-expect_exit 2 "$TB" restore --compression zstd -o y.dat "$FIX/v6-sched-irq.dat"
+expect_exit 2 "$TDAT" restore --compression zstd -o y.dat "$FIX/v6-sched-irq.dat"
 assert_grep 'needs --file-version' "$ERR"
 
 step "an undamaged file comes out whole"
 for f in "$FIX/v6-2inst-irq-top-sched-inst1.dat" "$FIX/v7-zstd-2inst-irq-top-sched-inst1-tc34.dat"; do
-	expect_exit 0 "$TB" restore -o whole.dat "$f"
+	expect_exit 0 "$TDAT" restore -o whole.dat "$f"
 	assert_lines 1 "$ERR"
 	assert_grep 'dropped 0 bytes$' "$ERR"
 	oracle whole.dat | cmp -s - "$f.report.txt" || fail "$f: report changed"
@@ -406,18 +406,18 @@ done
 
 step "bad input: one-line errors"
 printf 'not a trace' >junk.dat
-expect_exit 2 "$TB" restore -o x.dat "$FIX/v6-sched-irq.dat" "$FIX/v6-sched-irq.dat" junk.dat
+expect_exit 2 "$TDAT" restore -o x.dat "$FIX/v6-sched-irq.dat" "$FIX/v6-sched-irq.dat" junk.dat
 assert_lines 1 "$ERR"
 assert_grep 'is a trace.dat, not a raw CPU file' "$ERR"
 head -c 30 "$FIX/v7-zstd-sched-irq.dat" >short.dat
-expect_exit 1 "$TB" restore -o x.dat short.dat
+expect_exit 1 "$TDAT" restore -o x.dat short.dat
 assert_lines 1 "$ERR"
 assert_file_absent x.dat
-expect_exit 2 "$TB" restore -o "$PWD/cut7.dat" cut7.dat
+expect_exit 2 "$TDAT" restore -o "$PWD/cut7.dat" cut7.dat
 assert_grep 'is the input' "$ERR"
 
 step "inputs unchanged, no temporary files left"
 sum_inputs | cmp -s sums.before - || fail "an input was modified"
-left=$(find . -name '*.tmp*' -o -name '.*tracebox*' -o -name '*.head-*' | head -n 3)
+left=$(find . -name '*.tmp*' -o -name '.*tdat*' -o -name '*.head-*' | head -n 3)
 [ -z "$left" ] || fail "temporary files left: $left"
 echo "restore: all checks passed"

@@ -1,14 +1,14 @@
 # lib.sh - helpers for the end-to-end tests; source "$E2E/lib.sh".
 #
-# tests/e2e/run gives each script TB (the tracebox binary), FIX (fixtures/),
+# tests/e2e/run gives each script TDAT (the tdat binary), FIX (fixtures/),
 # E2E (this directory) and a fresh TMPDIR that is also the working
 # directory.  A script fails by exiting non-zero (fail does that), and
-# skips itself with skip.  TRACEBOX_SANITIZED=1 means the binary was built
+# skips itself with skip.  TDAT_SANITIZED=1 means the binary was built
 # with ASan/UBSan (slower, more memory: loosen time and memory limits).
 
 set -eu
 
-: "${TB:?run through tests/e2e/run}" "${FIX:?}" "${TMPDIR:?}"
+: "${TDAT:?run through tests/e2e/run}" "${FIX:?}" "${TMPDIR:?}"
 
 # Output of the last expect_exit.
 OUT=$TMPDIR/.out

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "tracedat.h"
+#include "libfmt/tracedat.h"
 
 static void walk_cpu(struct tdat_file *f, int b, int idx)
 {

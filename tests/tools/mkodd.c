@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tracedat.h"
+#include "libfmt/tracedat.h"
 
 #define MAX_EDITS 16
 

@@ -46,7 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tracedat.h"
+#include "libfmt/tracedat.h"
 
 struct plan {
 	int pages;		/* -p */

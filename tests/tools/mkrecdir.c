@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "tracedat.h"
+#include "libfmt/tracedat.h"
 
 struct edits {
 	long zero_pages;
@@ -123,7 +123,7 @@ static void make_dir(struct tdat_file *in, const char *dir,
 	mf = fopen(path, "w");
 	if (!mf)
 		die("cannot create", path);
-	fprintf(mf, "tracebox-recording 1\npage_size %u\n", in->page_size);
+	fprintf(mf, "tdat-recording 1\npage_size %u\n", in->page_size);
 	for (b = 0; b < in->nbuffers; b++) {
 		const struct tdat_buffer *bf = &in->buffers[b];
 

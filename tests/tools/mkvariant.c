@@ -67,8 +67,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <event-parse.h>
-#include "tracedat.h"
-#include "internal.h"
+#include "libfmt/tracedat.h"
+#include "libfmt/internal.h"
 
 #define COMMIT_SIZE_MASK	0x07FFFFFFu
 #define MISSED_EVENTS		(1ull << 31)

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tracedat.h"
+#include "libfmt/tracedat.h"
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tracedat.h"
+#include "libfmt/tracedat.h"
 
 struct ev {
 	uint64_t ts;

@@ -10,8 +10,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "tracedat.h"
-#include "internal.h"
+#include "libfmt/tracedat.h"
+#include "libfmt/internal.h"
 
 static uint64_t fnv(const uint8_t *p, size_t n)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <CUnit/Basic.h>
-#include "units.h"
+#include "tests/unit/units.h"
 
 const char *fixture(const char *name)
 {
@@ -23,7 +23,7 @@ const char *test_tmpdir(void)
 	if (!dir[0]) {
 		const char *t = getenv("TMPDIR");
 
-		snprintf(dir, sizeof(dir), "%s/tracebox-unit-XXXXXX",
+		snprintf(dir, sizeof(dir), "%s/tdat-unit-XXXXXX",
 			 t ? t : "/tmp");
 		if (!mkdtemp(dir)) {
 			perror("mkdtemp");

@@ -3,8 +3,8 @@
  * and the one-line errors (error.c) that everything else builds on.
  */
 #include <string.h>
-#include "units.h"
-#include "internal.h"
+#include "tests/unit/units.h"
+#include "libfmt/internal.h"
 
 /* True when the error line names the file and the given offset. */
 static int names(const struct tdat_error *e, const char *file,

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
-#include "units.h"
-#include "internal.h"
+#include "tests/unit/units.h"
+#include "libfmt/internal.h"
 
 static const char *const compressed[] = {
 	"v7-zstd-sched-irq.dat", "v7-zstd-markers-raw_syscalls.dat",

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <zstd.h>
 #include <zlib.h>
-#include "units.h"
-#include "internal.h"
+#include "tests/unit/units.h"
+#include "libfmt/internal.h"
 
 #define SAMPLE_LEN (3 * 40960 + 123)
 

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
-#include "report.h"
-#include "print.h"
-#include "json.h"
-#include "units.h"
+#include "convert/report/report.h"
+#include "convert/report/print.h"
+#include "convert/report/json.h"
+#include "tests/unit/units.h"
 
 /* An outbuf writing to memory: what was written is read with got(). */
 struct sink {

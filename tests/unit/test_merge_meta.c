@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "units.h"
-#include "internal.h"
-#include "merge_internal.h"
+#include "tests/unit/units.h"
+#include "libfmt/internal.h"
+#include "convert/merge/merge_internal.h"
 
 #define ZSTD_FIX "v7-zstd-sched-irq.dat"
 #define ZLIB_FIX "v7-zlib-sched-irq-tc34.dat"
@@ -357,7 +357,7 @@ static void test_join_texts(void)
 	CU_ASSERT_FATAL(f && g);
 	CU_ASSERT_FATAL(!tdat_meta_text(f, TDAT_META_KALLSYMS, &t, &n0, &err));
 	lines0 = count_lines(t, n0);
-	add_line(g, TDAT_META_KALLSYMS, "ffffffffc0ffee00 t tracebox_test\n");
+	add_line(g, TDAT_META_KALLSYMS, "ffffffffc0ffee00 t tdat_test\n");
 	CU_ASSERT_FATAL(!tdat_meta_text(f, TDAT_META_CMDLINES, &t, &n, &err));
 	/* A new pid, and a pid f has with another comm (f's stays). */
 	pid = strchr(t, ' ');
@@ -374,7 +374,7 @@ static void test_join_texts(void)
 	CU_ASSERT_EQUAL_FATAL(meta_join(m, g, "FIRST.dat", &err), 0);
 	CU_ASSERT_FATAL(!tdat_meta_text(m, TDAT_META_KALLSYMS, &t, &n, &err));
 	CU_ASSERT_EQUAL(count_lines(t, n), lines0 + 1);
-	CU_ASSERT_PTR_NOT_NULL(memmem(t, n, "tracebox_test\n", 14));
+	CU_ASSERT_PTR_NOT_NULL(memmem(t, n, "tdat_test\n", 10));
 	CU_ASSERT(!memcmp(t, f->meta[TDAT_META_KALLSYMS].data + 4, n0));
 	CU_ASSERT_FATAL(!tdat_meta_text(m, TDAT_META_CMDLINES, &t, &n, &err));
 	CU_ASSERT_PTR_NOT_NULL(memmem(t, n, "99998 newcomm\n", 14));
@@ -775,7 +775,7 @@ static void test_lazy_same_as_slow(void)
 	/* in0 = the fixture's metadata; in1 = more kallsyms; in2 = in0. */
 	write_meta(e, paths[0], TDAT_CODEC_ZSTD, 0);
 	write_meta(e, paths[2], TDAT_CODEC_ZSTD, 0);
-	add_line(e, TDAT_META_KALLSYMS, "ffffffffc0ffee00 t tracebox_test\n");
+	add_line(e, TDAT_META_KALLSYMS, "ffffffffc0ffee00 t tdat_test\n");
 	write_meta(e, paths[1], TDAT_CODEC_ZSTD, 0);
 
 	for (i = 0; i < 3; i++)

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
-#include "tracedat.h"
-#include "units.h"
+#include "libfmt/tracedat.h"
+#include "tests/unit/units.h"
 
 static struct tdat_file *open_fixture(const char *name)
 {

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "units.h"
-#include "internal.h"
+#include "tests/unit/units.h"
+#include "libfmt/internal.h"
 
 #define MAXEV 1024
 

@@ -10,8 +10,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "units.h"
-#include "internal.h"
+#include "tests/unit/units.h"
+#include "libfmt/internal.h"
 
 /* ---- fixture pages ---- */
 

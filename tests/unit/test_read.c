@@ -13,8 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "units.h"
-#include "internal.h"
+#include "tests/unit/units.h"
+#include "libfmt/internal.h"
 
 static struct tdat_file *open_fixture(const char *name)
 {

@@ -1,8 +1,8 @@
 /* test_record_opts.c - record's command line (record/opts.c). */
 #include <string.h>
 #include <CUnit/CUnit.h>
-#include "recorder.h"
-#include "units.h"
+#include "convert/record/recorder.h"
+#include "tests/unit/units.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
-#include "args.h"
-#include "units.h"
+#include "convert/report/args.h"
+#include "tests/unit/units.h"
 
 static struct report_opts ro;
 static char err[300];
@@ -208,7 +208,7 @@ static void test_refused(void)
 	check_bad(parse("--bogus", NULL), "unknown option '--bogus'");
 	check_bad(parse("-x", NULL), "unknown option -x");
 	check_bad(parse("-tx", NULL), "unknown option -x");
-	/* trace-cmd's options tracebox does not have: named, not ignored */
+	/* trace-cmd's options tdat does not have: named, not ignored */
 	check_bad(parse("-r", "sched", NULL), "-r is not supported");
 	check_bad(parse("-n", "sched", NULL), "-n is not supported");
 	check_bad(parse("-O", "opt", NULL), "-O is not supported");

@@ -8,8 +8,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "units.h"
-#include "tracedat.h"
+#include "tests/unit/units.h"
+#include "libfmt/tracedat.h"
 
 static struct tdat_file *open_fixture(const char *name)
 {

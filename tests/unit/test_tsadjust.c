@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
-#include "tracedat.h"
-#include "units.h"
+#include "libfmt/tracedat.h"
+#include "tests/unit/units.h"
 
 /* A file with only options, in the given byte order. */
 static struct tdat_file *bare(int big_endian)

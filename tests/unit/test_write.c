@@ -14,9 +14,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "units.h"
-#include "internal.h"
-#include "convert.h"
+#include "tests/unit/units.h"
+#include "libfmt/internal.h"
+#include "convert/copy/copy.h"
 
 /* ---- helpers ---- */
 

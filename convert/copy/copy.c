@@ -1,0 +1,348 @@
+/*
+ * convert.c - copy a trace.dat into a new file of either version and codec.
+ *
+ * The writer takes the input's metadata as is; this file moves the trace
+ * data: compressed chunks pass through untouched when nothing about their
+ * compression changes, everything else goes page by page and the writer
+ * (re)compresses.  For v6 output it first says what v6 cannot hold.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "convert/copy/copy.h"
+
+#define BATCH_PAGES 64		/* pages handed to the writer at once */
+
+/* ---- progress ---- */
+
+static void progress_report(struct copy_progress *pr)
+{
+	if (pr && pr->fn)
+		pr->fn(pr->ctx, pr->done, pr->total);
+}
+
+/* ---- one CPU stream ---- */
+
+static int bad_page(struct tdat_file *in, const struct tdat_buffer *b,
+		    int cpu, uint64_t off, struct tdat_error *err)
+{
+	if (b->compressed)
+		snprintf(err->msg, sizeof(err->msg), "%s: buffer \"%s\" CPU %d:"
+			 " the page at offset %llu of the decompressed data has"
+			 " a commit larger than the page", in->path, b->name,
+			 cpu, (unsigned long long)off);
+	else
+		snprintf(err->msg, sizeof(err->msg), "%s: offset %llu: buffer"
+			 " \"%s\" CPU %d: page commit is larger than the page",
+			 in->path, (unsigned long long)off, b->name, cpu);
+	return -1;
+}
+
+/* Pages out of the reader, to the writer in batches. */
+static int copy_pages(struct tdat_file *in, int buf, int idx,
+		      struct tdat_writer *w, struct copy_progress *pr,
+		      struct tdat_error *err)
+{
+	const struct tdat_buffer *b = &in->buffers[buf];
+	size_t ps = b->page_size, cap = BATCH_PAGES * ps, n = 0;
+	struct tdat_cpu_reader *r;
+	struct tdat_page_iter it;
+	const uint8_t *page;
+	uint8_t *batch;
+	uint64_t off;
+	int got;
+
+	r = tdat_cpu_open(in, buf, idx, err);
+	if (!r)
+		return -1;
+	batch = malloc(cap);
+	if (!batch) {
+		tdat_cpu_close(r);
+		snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
+			 in->path);
+		return -1;
+	}
+	while ((got = tdat_cpu_next_page(r, &page, &off, err)) == 1) {
+		/* Pages are copied verbatim, but never broken ones. */
+		if (tdat_page_iter_init(&it, in, page, (uint32_t)ps)) {
+			got = bad_page(in, b, b->cpus[idx].cpu, off, err);
+			break;
+		}
+		memcpy(batch + n, page, ps);
+		n += ps;
+		if (n < cap)
+			continue;
+		if (tdat_writer_put_pages(w, batch, n, err))
+			break;
+		n = 0;
+		if (pr && !b->compressed) {	/* stored bytes are pages */
+			pr->done += cap;
+			progress_report(pr);
+		}
+	}
+	if (got == 0 && n)
+		got = tdat_writer_put_pages(w, batch, n, err) ? -1 : 0;
+	free(batch);
+	tdat_cpu_close(r);
+	return got == 0 ? 0 : -1;
+}
+
+/* The writer refused a chunk as corrupt: say where it is in the input. */
+static int bad_chunk(struct tdat_file *in, int buf, int idx, uint32_t k,
+		     uint64_t off, struct tdat_error *err)
+{
+	const struct tdat_buffer *b = &in->buffers[buf];
+
+	snprintf(err->msg, sizeof(err->msg), "%s: offset %llu: buffer \"%s\""
+		 " CPU %d: chunk %u is corrupt (it does not decompress to the"
+		 " whole, sane pages it claims)", in->path,
+		 (unsigned long long)off, b->name, b->cpus[idx].cpu, k);
+	return -1;
+}
+
+static int put_chunk(struct tdat_file *in, int buf, int idx,
+		     struct tdat_writer *w, const uint8_t *data, uint32_t cs,
+		     uint32_t us, uint32_t k, uint64_t off,
+		     struct tdat_error *err)
+{
+	int r = tdat_writer_put_chunk(w, data, cs, us, err);
+
+	if (r == -2)
+		return bad_chunk(in, buf, idx, k, off, err);
+	return r ? -1 : 0;
+}
+
+/*
+ * Chunks as stored.  With a chunk size asked for, the first chunk tells
+ * whether the stream already has it (a lone chunk may be shorter); if
+ * not, 1 is returned before anything was written, to copy pages instead.
+ * off follows the chunk headers (u32 count, then u32 c, u32 u, data).
+ */
+static int copy_chunks(struct tdat_file *in, int buf, int idx,
+		       struct tdat_writer *w, uint32_t want,
+		       struct copy_progress *pr, struct tdat_error *err)
+{
+	uint64_t off = in->buffers[buf].cpus[idx].offset + 4;
+	struct tdat_cpu_reader *r;
+	const uint8_t *data;
+	uint8_t *first = NULL;
+	uint32_t cs, us, fcs, fus, k = 0;
+	int got;
+
+	r = tdat_cpu_open(in, buf, idx, err);
+	if (!r)
+		return -1;
+	got = tdat_cpu_next_chunk(r, &data, &cs, &us, err);
+	if (got == 1 && want && us != want) {
+		if (us > want || !(first = malloc(cs ? cs : 1)))
+			goto rechunk;
+		memcpy(first, data, cs);
+		fcs = cs;
+		fus = us;
+		got = tdat_cpu_next_chunk(r, &data, &cs, &us, err);
+		if (got != 0)
+			goto rechunk;	/* more than one short chunk */
+		got = put_chunk(in, buf, idx, w, first, fcs, fus, k, off, err);
+	}
+	while (got == 1) {
+		if (put_chunk(in, buf, idx, w, data, cs, us, k++, off, err)) {
+			got = -1;
+			break;
+		}
+		off += 8 + (uint64_t)cs;
+		if (pr) {
+			pr->done += 8 + (uint64_t)cs;
+			progress_report(pr);
+		}
+		got = tdat_cpu_next_chunk(r, &data, &cs, &us, err);
+	}
+	free(first);
+	tdat_cpu_close(r);
+	return got;
+rechunk:
+	free(first);
+	tdat_cpu_close(r);
+	return got < 0 ? -1 : 1;
+}
+
+int copy_cpu_stream(struct tdat_file *in, int buf, int idx,
+		    struct tdat_writer *w, int chunks, uint32_t chunk_size,
+		    struct copy_progress *pr, struct tdat_error *err)
+{
+	const struct tdat_cpu *c = &in->buffers[buf].cpus[idx];
+	uint64_t base = pr ? pr->done : 0;
+	int r = 0;
+
+	if (tdat_writer_begin_cpu(w, buf, c->cpu, err))
+		return -1;
+	if (c->size && tdat_writer_keeps_buffer(w, buf)) {
+		if (chunks)
+			r = copy_chunks(in, buf, idx, w, chunk_size, pr, err);
+		if (!chunks || r == 1)
+			r = copy_pages(in, buf, idx, w, pr, err);
+		if (r)
+			return -1;
+	}
+	if (pr) {
+		pr->done = base + c->size;
+		progress_report(pr);
+	}
+	return tdat_writer_end_cpu(w, err);
+}
+
+/* ---- whole files ---- */
+
+static void warnf(const struct convert_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warnf(const struct convert_opts *o, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!o->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	o->warn(o->warn_ctx, msg);
+}
+
+static const char *buffer_label(const struct tdat_buffer *b)
+{
+	return b->name[0] ? b->name : "(top)";
+}
+
+/* Say, once each, what a v6 file cannot hold of in. */
+static void warn_v6_losses(const struct tdat_file *in,
+			   const struct convert_opts *o)
+{
+	const struct tdat_buffer *top = tdat_top_buffer(in);
+	int i;
+
+	for (i = 0; i < in->nextra; i++)
+		warnf(o, "v6 cannot hold section %u (\"%s\"): dropped",
+		      in->extra[i].id, in->extra[i].description ?
+		      in->extra[i].description : "no description");
+	if (in->meta_present[TDAT_META_BTF])
+		warnf(o, "v6 cannot hold the BTF section: dropped");
+	if (in->meta_present[TDAT_META_MODULES])
+		warnf(o, "v6 cannot hold the modules section: dropped");
+	if (top && top->latency && tdat_find_option(in, TDAT_OPT_TRACECLOCK))
+		warnf(o, "v6 cannot hold a TRACECLOCK option beside latency"
+		      " text: dropped");
+	for (i = 0; i < in->nbuffers; i++) {
+		const struct tdat_buffer *b = &in->buffers[i];
+
+		if (b == top)
+			continue;
+		if (b->latency) {
+			warnf(o, "v6 cannot hold latency buffer \"%s\":"
+			      " dropped", buffer_label(b));
+			continue;
+		}
+		if (top && top->latency) {
+			warnf(o, "v6 cannot hold instance \"%s\" beside latency"
+			      " text: dropped", buffer_label(b));
+			continue;
+		}
+		if (b->page_size != in->page_size)
+			warnf(o, "v6 cannot hold instance \"%s\"'s page size %u"
+			      " (the file's is %u): readers will misread it",
+			      buffer_label(b), b->page_size, in->page_size);
+		if (top && b->clock && top->clock && b->clock[0] &&
+		    strcmp(b->clock, top->clock))
+			warnf(o, "v6 readers may show instance \"%s\" with"
+			      " clock \"%s\" instead of its own \"%s\"",
+			      buffer_label(b), top->clock, b->clock);
+	}
+}
+
+/* Indices of a buffer's CPUs sorted by id: streams go in CPU order. */
+static int *cpus_in_order(const struct tdat_buffer *b)
+{
+	int *ix = malloc((b->ncpus ? (size_t)b->ncpus : 1) * sizeof(*ix));
+	int i, j;
+
+	if (!ix)
+		return NULL;
+	for (i = 0; i < b->ncpus; i++) {
+		for (j = i; j > 0 && b->cpus[ix[j - 1]].cpu > b->cpus[i].cpu;
+		     j--)
+			ix[j] = ix[j - 1];
+		ix[j] = i;
+	}
+	return ix;
+}
+
+static int copy_latency(struct tdat_file *in, int buf, struct tdat_writer *w,
+			struct copy_progress *pr, struct tdat_error *err)
+{
+	struct tdat_blob text;
+	int r;
+
+	if (tdat_read_latency(in, buf, &text, err))
+		return -1;
+	r = tdat_writer_put_latency(w, buf, text.data, text.len, err);
+	free(text.data);
+	pr->done += in->buffers[buf].latency_size;
+	progress_report(pr);
+	return r;
+}
+
+static int copy_buffer(struct tdat_file *in, int buf, struct tdat_writer *w,
+		       const struct convert_opts *o, struct copy_progress *pr,
+		       struct tdat_error *err)
+{
+	const struct tdat_buffer *b = &in->buffers[buf];
+	int chunks = o->version == 7 && o->codec != TDAT_CODEC_NONE &&
+		     in->version == 7 && b->compressed &&
+		     in->codec == o->codec && o->level == 0;
+	int *ix, i, r = 0;
+
+	if (!tdat_writer_keeps_buffer(w, buf))
+		return 0;
+	if (b->latency)
+		return copy_latency(in, buf, w, pr, err);
+	ix = cpus_in_order(b);
+	if (!ix) {
+		snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
+			 in->path);
+		return -1;
+	}
+	for (i = 0; !r && i < b->ncpus; i++)
+		r = copy_cpu_stream(in, buf, ix[i], w, chunks, o->chunk_size,
+				    pr, err);
+	free(ix);
+	return r;
+}
+
+int convert_file(struct tdat_file *in, const char *out,
+		 const struct convert_opts *o, struct tdat_error *err)
+{
+	struct tdat_write_opts wo = {
+		.version = o->version,
+		.codec = o->codec,
+		.level = o->level,
+		.chunk_size = o->chunk_size,
+		.threads = o->threads,
+	};
+	struct copy_progress pr = { 0, tdat_data_size(in), o->progress,
+				    o->progress_ctx };
+	struct tdat_writer *w;
+	int i;
+
+	if (o->version == 6)
+		warn_v6_losses(in, o);
+	w = tdat_writer_open(out, in, &wo, err);
+	if (!w)
+		return -1;
+	for (i = 0; i < in->nbuffers; i++) {
+		if (copy_buffer(in, i, w, o, &pr, err)) {
+			tdat_writer_abort(w);
+			return -1;
+		}
+	}
+	return tdat_writer_close(w, err);
+}

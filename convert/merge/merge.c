@@ -1,0 +1,385 @@
+/*
+ * merge.c - join trace.dat files into one.
+ *
+ * Two passes.  First every input is opened in turn: its metadata is
+ * checked against and joined into the output's (merge_meta.c), and the
+ * first timestamp of each of its CPU streams noted; nothing is written
+ * until every input passed.  Then the output is written buffer by
+ * buffer, CPU by CPU, each CPU stream merged from the inputs that have it
+ * (merge_cpu.c).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include "convert/merge/merge_internal.h"
+
+#define DEFAULT_MAX_OPEN 64
+
+int merge_fail(struct tdat_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void merge_warn(struct merge_ctx *m, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!m->o->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	m->o->warn(m->o->warn_ctx, msg);
+}
+
+/* Inputs kept open: 64, or half the descriptors the process may have. */
+int merge_bytes_add(uint8_t **b, size_t *len, size_t *cap, const void *p,
+		    size_t n)
+{
+	if (*len + n > *cap) {
+		size_t c = *cap ? *cap : 4096;
+		uint8_t *q;
+
+		while (c < *len + n)
+			c *= 2;
+		q = realloc(*b, c);
+		if (!q)
+			return -1;
+		*b = q;
+		*cap = c;
+	}
+	if (n)
+		memcpy(*b + *len, p, n);
+	*len += n;
+	return 0;
+}
+
+static int default_max_open(void)
+{
+	struct rlimit rl;
+	long n = DEFAULT_MAX_OPEN;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    (long)(rl.rlim_cur / 2) < n)
+		n = (long)(rl.rlim_cur / 2);
+	return n < 2 ? 2 : (int)n;
+}
+
+/* ---- pass 1: metadata and where each stream starts ---- */
+
+static int add_stream(struct merge_ctx *m, const struct merge_stream *s)
+{
+	struct merge_stream *v;
+
+	v = realloc(m->streams, (size_t)(m->nstreams + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	m->streams = v;
+	v[m->nstreams] = *s;
+	v[m->nstreams].bufname = strdup(s->bufname);
+	if (!v[m->nstreams].bufname)
+		return -1;
+	m->nstreams++;
+	return 0;
+}
+
+/* Note f's CPU streams with data, and its latency texts (idx -1). */
+static int note_streams(struct merge_ctx *m, int i, struct tdat_file *f,
+			struct tdat_error *err)
+{
+	struct merge_stream s;
+	int b, k;
+
+	for (b = 0; b < f->nbuffers; b++) {
+		const struct tdat_buffer *buf = &f->buffers[b];
+
+		memset(&s, 0, sizeof(s));
+		s.input = i;
+		s.buf = b;
+		s.bufname = buf->name;
+		if (buf->latency) {
+			s.idx = -1;
+			s.size = buf->latency_size;
+			if (add_stream(m, &s))
+				goto nomem;
+			continue;
+		}
+		for (k = 0; k < buf->ncpus; k++) {
+			if (!buf->cpus[k].size)
+				continue;
+			s.idx = k;
+			s.cpu = buf->cpus[k].cpu;
+			s.size = buf->cpus[k].size;
+			if (merge_first_ts(f, b, k, &s.key, err) ||
+			    merge_last_ts(f, &s, err))
+				return -1;
+			if (add_stream(m, &s))
+				goto nomem;
+		}
+	}
+	return 0;
+nomem:
+	return merge_fail(err, "%s: out of memory", f->path);
+}
+
+/* The output's version, as write_opts will choose it. */
+static int out_version(const struct merge_ctx *m)
+{
+	return m->o->version ? m->o->version : m->meta->version;
+}
+
+/* Unknown sections the output takes from input i (from index from on):
+ * a v6 output has no place for them. */
+static void warn_extras(struct merge_ctx *m, int i, int from)
+{
+	int k;
+
+	if (out_version(m) != 6)
+		return;
+	for (k = from; k < m->meta->nextra; k++)
+		merge_warn(m, "%s: section %u (\"%s\") dropped: a v6 file"
+			   " cannot hold it", m->in[i].path,
+			   m->meta->extra[k].id,
+			   m->meta->extra[k].description ?
+			   m->meta->extra[k].description : "");
+}
+
+/*
+ * Inputs are opened lazily: their compressed metadata sections stay as
+ * stored.  The first input's become the output's, checked to decode but
+ * not decoded (the output copies them while they stay unchanged); a later
+ * input's section stored as the output's is known equal undecoded.
+ */
+static int read_input(struct merge_ctx *m, int i, const char *path,
+		      struct tdat_error *err)
+{
+	struct merge_input *in = &m->in[i];
+	struct tdat_file *f;
+	int nextra = m->meta ? m->meta->nextra : 0, k;
+
+	f = tdat_open_flags(path, TDAT_OPEN_LAZY_META, err);
+	if (!f)
+		return -1;
+	in->path = strdup(path);
+	in->file_size = f->file_size;
+	in->nbuffers = f->nbuffers;
+	if (!in->path) {
+		tdat_close(f);
+		return merge_fail(err, "%s: out of memory", path);
+	}
+	if (i == 0)
+		m->meta = meta_from_first(f, err);
+	/* A v6 writer takes the metadata decoded. */
+	for (k = 0; i == 0 && m->meta && k < TDAT_META_COUNT; k++)
+		if (out_version(m) == 6 ? tdat_meta_load(m->meta, k, err) :
+		    tdat_meta_check(m->meta, k, err))
+			goto fail;
+	if ((i == 0 && !m->meta) ||
+	    (i > 0 && meta_join_input(m, f, err)) ||
+	    note_streams(m, i, f, err))
+		goto fail;
+	warn_extras(m, i, nextra);
+	/* Keep it open for pass 2 while descriptors allow. */
+	for (k = 0; k < TDAT_META_COUNT; k++)
+		tdat_meta_drop_stored(f, k);
+	input_slim(f);
+	in->f = f;
+	m->nopen++;
+	in->last_use = ++m->tick;
+	input_trim(m);
+	return 0;
+fail:
+	tdat_close(f);
+	return -1;
+}
+
+/* ---- pass 2: the output ---- */
+
+static int cmp_stream(const void *pa, const void *pb)
+{
+	const struct merge_stream *a = pa, *b = pb;
+
+	if (a->out_buf != b->out_buf)
+		return a->out_buf < b->out_buf ? -1 : 1;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu ? -1 : 1;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->input < b->input ? -1 : a->input > b->input;
+}
+
+static void order_streams(struct merge_ctx *m)
+{
+	int i;
+
+	for (i = 0; i < m->nstreams; i++) {
+		m->streams[i].out_buf = meta_buffer(m->meta,
+						    m->streams[i].bufname);
+		m->total += m->streams[i].size;
+	}
+	qsort(m->streams, (size_t)m->nstreams, sizeof(*m->streams),
+	      cmp_stream);
+}
+
+static int put_latency(struct merge_ctx *m, struct tdat_writer *w,
+		       const struct merge_stream *s, struct tdat_error *err)
+{
+	struct tdat_file *f = input_get(m, s->input, err);
+	struct tdat_blob text;
+	int r;
+
+	if (!f || tdat_read_latency(f, s->buf, &text, err))
+		return -1;
+	r = tdat_writer_put_latency(w, s->out_buf, text.data, text.len, err);
+	free(text.data);
+	return r;
+}
+
+static int write_streams(struct merge_ctx *m, struct tdat_writer *w,
+			 struct tdat_error *err)
+{
+	int i = 0, j;
+
+	while (i < m->nstreams) {
+		struct merge_stream *s = &m->streams[i];
+
+		if (!tdat_writer_keeps_buffer(w, s->out_buf)) {
+			i++;
+			continue;
+		}
+		if (s->idx < 0) {
+			if (put_latency(m, w, s, err))
+				return -1;
+			i++;
+			continue;
+		}
+		for (j = i; j < m->nstreams && m->streams[j].out_buf ==
+		     s->out_buf && m->streams[j].cpu == s->cpu; j++)
+			;
+		if (merge_cpu(m, w, s, j - i, err))
+			return -1;
+		i = j;
+	}
+	return 0;
+}
+
+/* What a v6 output cannot say as the inputs did. */
+static void warn_v6(struct merge_ctx *m)
+{
+	const struct tdat_file *f = m->meta;
+	const struct tdat_buffer *top = tdat_top_buffer(f);
+	int i;
+
+	for (i = 0; i < f->nbuffers; i++) {
+		const struct tdat_buffer *b = &f->buffers[i];
+		const char *name = b->name[0] ? b->name : "(top)";
+
+		if (b->latency && b != top)
+			merge_warn(m, "v6 cannot hold latency buffer \"%s\":"
+				   " dropped", name);
+		else if (b->page_size != f->page_size)
+			merge_warn(m, "v6 cannot hold instance \"%s\"'s page"
+				   " size %u (the file's is %u): readers will"
+				   " misread it", name, b->page_size,
+				   f->page_size);
+		else if (top && b != top && b->clock[0] && top->clock[0] &&
+			 strcmp(b->clock, top->clock))
+			merge_warn(m, "v6 readers may show instance \"%s\" with"
+				   " clock \"%s\" instead of its own \"%s\"",
+				   name, top->clock, b->clock);
+	}
+}
+
+static void write_opts(const struct merge_ctx *m, struct tdat_write_opts *wo)
+{
+	const struct merge_opts *o = m->o;
+	const struct tdat_file *first = m->meta;
+
+	memset(wo, 0, sizeof(*wo));
+	wo->version = o->version ? o->version : first->version;
+	if (o->codec_given)
+		wo->codec = o->codec;
+	else if (wo->version == 7)
+		wo->codec = first->version == 7 ? first->codec :
+			    TDAT_CODEC_ZSTD;
+	else
+		wo->codec = TDAT_CODEC_NONE;
+	wo->level = o->level;
+	wo->chunk_size = o->chunk_size;
+	wo->threads = o->threads;
+}
+
+static int write_output(struct merge_ctx *m, const char *out,
+			struct tdat_error *err)
+{
+	struct tdat_write_opts wo;
+	struct tdat_writer *w;
+
+	write_opts(m, &wo);
+	m->out_codec = wo.codec;
+	m->copy_chunks = wo.version == 7 && wo.codec != TDAT_CODEC_NONE &&
+			 !wo.level;
+	if (wo.version == 6)
+		warn_v6(m);
+	order_streams(m);
+	w = tdat_writer_open(out, m->meta, &wo, err);
+	if (!w)
+		return -1;
+	if (write_streams(m, w, err)) {
+		tdat_writer_abort(w);
+		return -1;
+	}
+	return tdat_writer_close(w, err);
+}
+
+static void ctx_free(struct merge_ctx *m)
+{
+	int i;
+
+	input_close_all(m);
+	for (i = 0; m->in && i < m->nin; i++)
+		free(m->in[i].path);
+	for (i = 0; i < m->nstreams; i++)
+		free(m->streams[i].bufname);
+	free(m->streams);
+	free(m->in);
+	if (m->meta)
+		meta_free(m->meta);
+}
+
+int merge_files(const char *const *in, int nin, const char *out,
+		const struct merge_opts *o, struct merge_stats *stats,
+		struct tdat_error *err)
+{
+	struct merge_stats local;
+	struct merge_ctx m;
+	int i, r = -1;
+
+	memset(&m, 0, sizeof(m));
+	memset(&local, 0, sizeof(local));
+	m.o = o;
+	m.st = stats ? stats : &local;
+	memset(m.st, 0, sizeof(*m.st));
+	m.max_open = o->max_open > 0 ? o->max_open : default_max_open();
+	if (nin < 1)
+		return merge_fail(err, "%s: no input to merge", out);
+	m.in = calloc((size_t)nin, sizeof(*m.in));
+	if (!m.in)
+		return merge_fail(err, "%s: out of memory", out);
+	m.nin = nin;
+	for (i = 0; i < nin; i++)
+		if (read_input(&m, i, in[i], err))
+			goto out;
+	r = write_output(&m, out, err);
+out:
+	ctx_free(&m);
+	return r;
+}

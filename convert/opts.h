@@ -1,0 +1,27 @@
+/*
+ * opts.h - what every engine that writes a trace.dat is told: version,
+ * codec, level, chunk size, threads, and where warnings and progress go.
+ * Used by copy, restore and record (record's ending is restore's
+ * assembly); the one thing the engines share besides libfmt.
+ */
+#ifndef CONVERT_OPTS_H
+#define CONVERT_OPTS_H
+
+#include <stdint.h>
+#include "libfmt/tracedat.h"
+
+struct convert_opts {
+	int version;		/* 6 or 7 */
+	enum tdat_codec codec;	/* v7 output codec */
+	int level;		/* 0 = codec default; else recompress */
+	uint32_t chunk_size;	/* 0 = keep the input's chunks (else 10 pages) */
+	int threads;		/* compression threads, 0 = online CPUs */
+	/* One line per thing the output cannot hold; may be NULL. */
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
+	/* Bytes of stored input trace data copied so far; may be NULL. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+};
+
+#endif

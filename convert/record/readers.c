@@ -1,0 +1,320 @@
+/*
+ * readers.c - one thread per CPU stream moves ring-buffer pages from
+ * per_cpu/cpuN/trace_pipe_raw into a file of OUT.rec/.
+ *
+ * Pages go kernel -> pipe -> file with splice, never through user
+ * memory.  A reader sleeps in poll(), which the kernel wakes once
+ * buffer_percent of the ring buffer is full (tracefs_setup.c sets it),
+ * or after FLUSH_MS at the latest, so that pages reach the disk soon
+ * even when events are rare (what a crash leaves is then recent).
+ * splice only takes full pages; at the end, once tracing is off, the
+ * page the kernel was still filling comes out through read().
+ *
+ * Files only ever grow by whole pages (a crash can cut the last one).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include "convert/record/recorder.h"
+
+#define FLUSH_MS 500
+#define PIPE_BYTES (1 << 20)
+/* Readers use little CPU but must run soon after they wake, or the
+ * kernel overwrites pages on a busy machine: a higher weight (when
+ * allowed: root) shortens that wait. */
+#define READER_NICE (-10)
+
+struct stream {
+	struct readers *rs;
+	const struct reader_spec *spec;
+	char raw_path[PATH_MAX];
+	int raw;		/* trace_pipe_raw, non-blocking */
+	int pipe[2];
+	size_t pipe_bytes;
+	int out;
+	uint64_t pos;		/* bytes in the file */
+	uint64_t written;	/* bytes moved in all, including dropped */
+	int limit_off;		/* -m cannot cut this file system's files */
+	pthread_t thread;
+	int started;
+	int failed;
+	struct tdat_error err;
+};
+
+struct readers {
+	int n;
+	struct stream *s;
+	int stop[2];		/* written once: every reader drains and ends */
+	uint64_t max_bytes;
+};
+
+/* -m: drop the oldest pages once the file is a quarter over the limit. */
+static int keep_limit(struct stream *s)
+{
+	uint64_t max = s->rs->max_bytes, page = s->spec->page_size, drop;
+
+	if (!max || s->limit_off || s->pos < max + max / 4 + page)
+		return 0;
+	drop = (s->pos - max + page - 1) / page * page;
+	if (fallocate(s->out, FALLOC_FL_COLLAPSE_RANGE, 0, (off_t)drop)) {
+		if (errno == EOPNOTSUPP || errno == EINVAL) {
+			s->limit_off = 1;	/* reported at the end */
+			return 0;
+		}
+		return tdat_errorf(&s->err, "%s: cannot drop old pages: %s",
+			    s->spec->path, strerror(errno));
+	}
+	s->pos -= drop;
+	return 0;
+}
+
+/* The pipe's n bytes into the file. */
+static int pipe_to_file(struct stream *s, size_t n)
+{
+	loff_t off = (loff_t)s->pos;
+	ssize_t w;
+
+	while (n) {
+		w = splice(s->pipe[0], NULL, s->out, &off, n, SPLICE_F_MOVE);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return tdat_errorf(&s->err, "%s: cannot write: %s",
+				    s->spec->path,
+				    w < 0 ? strerror(errno) : "no progress");
+		n -= (size_t)w;
+		s->pos += (uint64_t)w;
+		s->written += (uint64_t)w;
+	}
+	return keep_limit(s);
+}
+
+/* Every full page the kernel has now. */
+static int move_full(struct stream *s)
+{
+	ssize_t n;
+
+	for (;;) {
+		n = splice(s->raw, NULL, s->pipe[1], NULL, s->pipe_bytes,
+			   SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n < 0)
+			return tdat_errorf(&s->err, "%s: cannot read: %s",
+				    s->raw_path, strerror(errno));
+		if (n == 0)
+			return 0;
+		if (pipe_to_file(s, (size_t)n))
+			return -1;
+	}
+}
+
+/* Tracing is off: the pages splice leaves (not full) through read(). */
+static int move_tail(struct stream *s)
+{
+	size_t page = s->spec->page_size;
+	uint8_t *buf = malloc(page);
+	ssize_t n, w;
+
+	if (!buf)
+		return tdat_errorf(&s->err, "out of memory");
+	for (;;) {
+		n = read(s->raw, buf, page);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;	/* EAGAIN: empty */
+		if ((size_t)n < page)
+			memset(buf + n, 0, page - (size_t)n);
+		w = pwrite(s->out, buf, page, (off_t)s->pos);
+		if (w != (ssize_t)page) {
+			free(buf);
+			return tdat_errorf(&s->err, "%s: cannot write: %s",
+				    s->spec->path,
+				    w < 0 ? strerror(errno) : "short write");
+		}
+		s->pos += page;
+		s->written += page;
+	}
+	free(buf);
+	if (n < 0 && errno != EAGAIN)
+		return tdat_errorf(&s->err, "%s: cannot read: %s", s->raw_path,
+			    strerror(errno));
+	return keep_limit(s);
+}
+
+static void *reader_main(void *arg)
+{
+	struct stream *s = arg;
+	struct pollfd p[2];
+	int r;
+
+	setpriority(PRIO_PROCESS, (id_t)gettid(), READER_NICE);	/* best effort */
+	for (;;) {
+		p[0].fd = s->raw;
+		p[0].events = POLLIN;
+		p[1].fd = s->rs->stop[0];
+		p[1].events = POLLIN;
+		r = poll(p, 2, FLUSH_MS);
+		if (r < 0 && errno != EINTR) {
+			tdat_errorf(&s->err, "%s: poll: %s", s->raw_path,
+			     strerror(errno));
+			break;
+		}
+		if (move_full(s))
+			break;
+		if (r > 0 && p[1].revents) {
+			if (move_full(s) || move_tail(s))
+				break;
+			return NULL;
+		}
+	}
+	s->failed = 1;
+	kill(getpid(), SIGUSR1);	/* the main thread stops the recording */
+	return NULL;
+}
+
+static int open_stream(struct stream *s, struct tdat_error *err)
+{
+	const struct reader_spec *sp = s->spec;
+
+	if (snprintf(s->raw_path, sizeof(s->raw_path),
+		     "%s/per_cpu/cpu%d/trace_pipe_raw", sp->dir, sp->cpu) >=
+	    (int)sizeof(s->raw_path))
+		return tdat_errorf(err, "%s: path too long", sp->dir);
+	s->raw = open(s->raw_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (s->raw < 0)
+		return tdat_errorf(err, "%s: cannot open: %s", s->raw_path,
+			    strerror(errno));
+	if (pipe2(s->pipe, O_CLOEXEC))
+		return tdat_errorf(err, "pipe: %s", strerror(errno));
+	/* A big pipe moves more pages a call; the default works too. */
+	if (fcntl(s->pipe[1], F_SETPIPE_SZ, PIPE_BYTES) < 0)
+		fcntl(s->pipe[1], F_SETPIPE_SZ, 16 * sp->page_size);
+	s->pipe_bytes = (size_t)fcntl(s->pipe[1], F_GETPIPE_SZ);
+	if ((ssize_t)s->pipe_bytes < (ssize_t)sp->page_size)
+		s->pipe_bytes = sp->page_size;
+	s->out = open(sp->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		      0644);
+	if (s->out < 0)
+		return tdat_errorf(err, "%s: cannot create: %s", sp->path,
+			    strerror(errno));
+	return 0;
+}
+
+static void close_stream(struct stream *s)
+{
+	if (s->raw >= 0)
+		close(s->raw);
+	if (s->pipe[0] >= 0)
+		close(s->pipe[0]);
+	if (s->pipe[1] >= 0)
+		close(s->pipe[1]);
+	if (s->out >= 0)
+		close(s->out);
+	s->raw = s->pipe[0] = s->pipe[1] = s->out = -1;
+}
+
+struct readers *readers_start(const struct reader_spec *specs, int n,
+			      uint64_t max_bytes, struct tdat_error *err)
+{
+	struct readers *r = calloc(1, sizeof(*r));
+	int i, e;
+
+	if (!r || !(r->s = calloc(n ? (size_t)n : 1, sizeof(*r->s)))) {
+		free(r);
+		tdat_errorf(err, "out of memory");
+		return NULL;
+	}
+	r->n = n;
+	r->max_bytes = max_bytes;
+	r->stop[0] = r->stop[1] = -1;
+	for (i = 0; i < n; i++) {
+		r->s[i].rs = r;
+		r->s[i].spec = &specs[i];
+		r->s[i].raw = r->s[i].out = -1;
+		r->s[i].pipe[0] = r->s[i].pipe[1] = -1;
+	}
+	if (pipe2(r->stop, O_CLOEXEC)) {
+		tdat_errorf(err, "pipe: %s", strerror(errno));
+		goto fail;
+	}
+	for (i = 0; i < n; i++)
+		if (open_stream(&r->s[i], err))
+			goto fail;
+	for (i = 0; i < n; i++) {
+		e = pthread_create(&r->s[i].thread, NULL, reader_main,
+				   &r->s[i]);
+		if (e) {
+			tdat_errorf(err, "cannot start a reader thread: %s",
+			     strerror(e));
+			goto fail;
+		}
+		r->s[i].started = 1;
+	}
+	return r;
+fail:
+	readers_stop(r, &(struct tdat_error){ "" });
+	readers_free(r);
+	return NULL;
+}
+
+int readers_stop(struct readers *r, struct tdat_error *err)
+{
+	int i, bad = 0;
+
+	/* One byte that nobody reads: every reader's poll sees it. */
+	if (r->stop[1] >= 0 && write(r->stop[1], "x", 1) != 1)
+		tdat_errorf(err, "stop pipe: %s", strerror(errno));
+	for (i = 0; i < r->n; i++) {
+		struct stream *s = &r->s[i];
+
+		if (s->started) {
+			pthread_join(s->thread, NULL);
+			s->started = 0;
+		}
+		close_stream(s);
+		if (s->failed && !bad) {
+			*err = s->err;
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+uint64_t readers_bytes(const struct readers *r, int i)
+{
+	return r->s[i].pos;
+}
+
+int readers_limit_failed(const struct readers *r)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->s[i].limit_off)
+			return 1;
+	return 0;
+}
+
+void readers_free(struct readers *r)
+{
+	if (!r)
+		return;
+	if (r->stop[0] >= 0)
+		close(r->stop[0]);
+	if (r->stop[1] >= 0)
+		close(r->stop[1]);
+	free(r->s);
+	free(r);
+}

@@ -1,0 +1,293 @@
+/*
+ * session.c - one recording: tracefs set up, OUT.rec/ described
+ * (manifest, head.dat) before the first page moves, readers started,
+ * tracing on; then at the end tracing off, every page drained, tracefs
+ * put back, OUT assembled from OUT.rec/ (convert/assemble.h) and
+ * OUT.rec/ removed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "convert/restore/assemble.h"
+#include "convert/record/recorder.h"
+#include "convert/tracefs/tracefs.h"
+
+static void warn_line(const char *msg)
+{
+	fprintf(stderr, "tdat record: warning: %s\n", msg);
+}
+
+static int recorded(const struct record_opts *o, int i)
+{
+	return i > 0 || o->bufs[0].nevents > 0;
+}
+
+/* One reader per CPU of every recorded buffer; files cpuN (top) and
+ * NAME.cpuN (instances: the dot keeps them apart from the top's). */
+static int plan_streams(struct rec_session *s, struct tdat_error *err)
+{
+	const struct record_opts *o = s->o;
+	char rel[64];
+	int i, cpu, n = 0;
+
+	s->specs = calloc((size_t)o->nbufs * (size_t)s->ncpus,
+			  sizeof(*s->specs));
+	s->spec_buf = calloc((size_t)o->nbufs * (size_t)s->ncpus,
+			     sizeof(*s->spec_buf));
+	if (!s->specs || !s->spec_buf)
+		return tdat_errorf(err, "out of memory");
+	for (i = 0; i < o->nbufs; i++) {
+		if (!recorded(o, i))
+			continue;
+		for (cpu = 0; cpu < s->ncpus; cpu++) {
+			struct reader_spec *sp = &s->specs[n];
+
+			if (rec_buffer_dir(&s->t, o->bufs[i].name, sp->dir,
+					   sizeof(sp->dir), err))
+				return -1;
+			snprintf(rel, sizeof(rel), "per_cpu/cpu%d", cpu);
+			if (!tfs_exists(sp->dir, rel))
+				continue;
+			if (sysmeta_page_size(sp->dir, &sp->page_size, err))
+				return -1;
+			if (sp->page_size != s->meta->page_size)
+				return tdat_errorf(err, "buffer \"%s\" has %u-byte"
+					    " sub-buffers, not %u like the"
+					    " others", o->bufs[i].name,
+					    sp->page_size, s->meta->page_size);
+			sp->cpu = cpu;
+			if (snprintf(sp->path, sizeof(sp->path), "%s/%s%scpu%d",
+				     s->recdir, o->bufs[i].name,
+				     i ? "." : "", cpu) >= (int)sizeof(sp->path))
+				return tdat_errorf(err, "%s: path too long", s->recdir);
+			s->spec_buf[n++] = i;
+		}
+	}
+	s->nspecs = n;
+	return 0;
+}
+
+/* Text of the manifest (record.h). */
+static int write_manifest(struct rec_session *s, struct tdat_error *err)
+{
+	const struct record_opts *o = s->o;
+	size_t cap = 256 + (size_t)(o->nbufs + s->nspecs) * (PATH_MAX + 64);
+	char *text = malloc(cap), clock[64], dir[PATH_MAX];
+	size_t len;
+	int i, r;
+
+	if (!text)
+		return tdat_errorf(err, "out of memory");
+	len = (size_t)snprintf(text, cap, "tdat-recording 1\n"
+			       "page_size %u\n", s->meta->page_size);
+	for (i = 0; i < o->nbufs; i++) {
+		if (!recorded(o, i))
+			continue;
+		if (rec_buffer_dir(&s->t, o->bufs[i].name, dir, sizeof(dir),
+				   err) ||
+		    sysmeta_clock(dir, clock, sizeof(clock), err)) {
+			free(text);
+			return -1;
+		}
+		len += (size_t)snprintf(text + len, cap - len,
+					"buffer %s clock %s cpus %d\n",
+					i ? o->bufs[i].name : "-", clock,
+					s->ncpus);
+	}
+	for (i = 0; i < s->nspecs; i++) {
+		const char *file = strrchr(s->specs[i].path, '/') + 1;
+		int b = s->spec_buf[i];
+
+		len += (size_t)snprintf(text + len, cap - len, "cpu %s %d %s\n",
+					b ? o->bufs[b].name : "-",
+					s->specs[i].cpu, file);
+	}
+	r = recdir_write_text(s->recdir, "manifest", text, err);
+	/* what restore should make of it (record.h) */
+	snprintf(text, cap, "%d %s\n", o->version, tdat_codec_name(o->codec));
+	if (!r)
+		r = recdir_write_text(s->recdir, "output", text, err);
+	free(text);
+	return r;
+}
+
+/* The metadata: formats of the systems recorded, options of the first
+ * recorded buffer (its trace_clock). */
+static int collect_meta(struct rec_session *s, struct tdat_error *err)
+{
+	const struct record_opts *o = s->o;
+	struct tfs_names systems;
+	char dir[PATH_MAX];
+	int first = recorded(o, 0) ? 0 : 1;
+
+	if (rec_selected_systems(&s->t, o, &systems, err))
+		return -1;
+	s->meta = sysmeta_collect(s->t.top, &systems, NULL, err);
+	tfs_names_free(&systems);
+	if (!s->meta)
+		return -1;
+	s->ncpus = (int)s->meta->cpu_count;
+	if (rec_buffer_dir(&s->t, o->bufs[first].name, dir, sizeof(dir), err) ||
+	    sysmeta_page_size(dir, &s->meta->page_size, err))
+		return -1;
+	return sysmeta_add_options(s->meta, dir, err);
+}
+
+static void free_session(struct rec_session *s)
+{
+	if (s->rd)
+		readers_free(s->rd);
+	tdat_close(s->meta);
+	free(s->specs);
+	free(s->spec_buf);
+	s->rd = NULL;
+	s->meta = NULL;
+	s->specs = NULL;
+	s->spec_buf = NULL;
+}
+
+/* Undo a start that failed part way. */
+static void abort_start(struct rec_session *s)
+{
+	struct tdat_error e;
+
+	if (s->tracing)
+		rec_tracing_on(&s->t, s->o, 0, &e);
+	if (s->rd)
+		readers_stop(s->rd, &e);
+	rec_tracefs_restore(&s->t, warn_line);
+	if (s->recdir_made && recdir_remove(s->recdir, &e))
+		warn_line(e.msg);
+	free_session(s);
+}
+
+int rec_session_start(struct rec_session *s, const struct record_opts *o,
+		      struct tdat_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->o = o;
+	if (tfs_find(s->t.top, sizeof(s->t.top), err) ||
+	    recdir_path(o->output, s->recdir, sizeof(s->recdir), err) ||
+	    recdir_create(s->recdir, err))
+		return -1;
+	s->recdir_made = 1;
+	if (rec_tracefs_setup(&s->t, o, err) || collect_meta(s, err) ||
+	    plan_streams(s, err) || write_manifest(s, err) ||
+	    recdir_write_head(s->recdir, s->meta, 7, TDAT_CODEC_NONE, err))
+		goto fail;
+	s->rd = readers_start(s->specs, s->nspecs,
+			      (uint64_t)o->max_kb << 10, err);
+	if (!s->rd)
+		goto fail;
+	s->tracing = 1;
+	if (rec_tracing_on(&s->t, o, 1, err))
+		goto fail;
+	return 0;
+fail:
+	abort_start(s);
+	return -1;
+}
+
+/* "overrun: N" and "dropped events: N" of every CPUSTAT. */
+static uint64_t count_lost(const struct tdat_file *m)
+{
+	static const char *const keys[] = { "\noverrun: ",
+					    "\ndropped events: " };
+	uint64_t lost = 0;
+	const char *p;
+	int i, k;
+
+	for (i = 0; i < m->noptions; i++) {
+		if (m->options[i].id != TDAT_OPT_CPUSTAT ||
+		    !m->options[i].size ||
+		    m->options[i].data[m->options[i].size - 1])
+			continue;
+		for (k = 0; k < 2; k++) {
+			p = strstr((char *)m->options[i].data, keys[k]);
+			if (p)
+				lost += strtoull(p + strlen(keys[k]), NULL, 10);
+		}
+	}
+	return lost;
+}
+
+/* Per-CPU stats of every buffer, and the cmdlines seen meanwhile. */
+static int final_meta(struct rec_session *s, struct tdat_error *err)
+{
+	const struct record_opts *o = s->o;
+	char dir[PATH_MAX];
+	int i;
+
+	for (i = 0; i < o->nbufs; i++) {
+		if (!recorded(o, i))
+			continue;
+		if (rec_buffer_dir(&s->t, o->bufs[i].name, dir, sizeof(dir),
+				   err) ||
+		    sysmeta_add_cpustats(s->meta, dir, o->bufs[i].name,
+					 s->ncpus, err))
+			return -1;
+	}
+	return sysmeta_refresh_cmdlines(s->meta, s->t.top, err);
+}
+
+static void keep_going(void *ctx, const char *msg)
+{
+	warn_line(msg);
+}
+
+int rec_session_stop(struct rec_session *s, uint64_t *lost,
+		     struct tdat_error *err)
+{
+	/* Level 1: a recorder should cost little CPU, and on trace data
+	 * zstd -1 is about as small as trace-cmd's -3 (convert --level
+	 * recompresses harder). */
+	struct convert_opts co = { .version = s->o->version,
+				   .codec = s->o->codec, .level = 1,
+				   .warn = keep_going };
+	struct tdat_error e;
+	int r = 0, restored;
+
+	*lost = 0;
+	if (rec_tracing_on(&s->t, s->o, 0, &e)) {
+		warn_line(e.msg);
+		r = -1;
+		*err = e;
+	}
+	s->tracing = 0;
+	if (readers_stop(s->rd, &e)) {
+		if (!r)
+			*err = e;
+		r = -1;
+	}
+	if (readers_limit_failed(s->rd))
+		warn_line("-m: this file system cannot drop the oldest pages"
+			  " of a file; everything was kept");
+	if (final_meta(s, &e)) {
+		warn_line(e.msg);	/* the head.dat from the start stays */
+	} else {
+		*lost = count_lost(s->meta);
+		if (recdir_write_head(s->recdir, s->meta, 7, TDAT_CODEC_NONE,
+				      &e))
+			warn_line(e.msg);
+	}
+	restored = rec_tracefs_restore(&s->t, warn_line);
+	if (r) {
+		e = *err;
+		free_session(s);
+		return tdat_errorf(err, "%s (what was recorded is in %s: \"tdat"
+			    " restore %s\" makes the file)", e.msg,
+			    s->recdir, s->o->output);
+	}
+	if (assemble_recording(s->recdir, s->o->output, &co, &e)) {
+		free_session(s);
+		return tdat_errorf(err, "%s (the recording stays in %s)", e.msg,
+			    s->recdir);
+	}
+	if (recdir_remove(s->recdir, &e))
+		warn_line(e.msg);
+	free_session(s);
+	if (restored)
+		return tdat_errorf(err, "tracefs could not be put back as it was"
+			    " (see the warnings above)");
+	return 0;
+}

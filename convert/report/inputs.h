@@ -1,0 +1,42 @@
+/*
+ * inputs.h - report's input files: opened, given a tep handle, their
+ * filters, and the labels trace-cmd puts before their lines.
+ */
+#ifndef INPUTS_H
+#define INPUTS_H
+
+#include "convert/report/report.h"
+#include "convert/report/filter.h"
+#include "convert/report/run.h"
+
+struct input {
+	const char *path;
+	struct tdat_file *f;
+	struct tep_handle *tep;
+	struct tep_plugin_list *plugins;
+	struct event_filter filter;
+	int filtering;		/* filter has anything to check */
+	int time_is_ns;		/* show sec.usec, not raw clock counts */
+	int has_clock;		/* a TRACECLOCK option names the clock */
+	char *cpus_label;	/* before "cpus=N" ("" with one input) */
+	char **labels;		/* per buffer: line prefix, or NULL */
+};
+
+/*
+ * Open every input of ro, in order.  0, or -1 with a one-line message
+ * in err; *status is then the exit status (1 unreadable file, 2 bad
+ * filter).  inputs_free() is needed either way.
+ */
+int inputs_open(struct input **out, const struct report_opts *ro,
+		char *err, size_t cap, int *status);
+void inputs_free(struct input *in, int n);
+
+/* Whether f's timestamps show as sec.usec (else raw clock counts). */
+int input_time_is_ns(const struct report_opts *ro, const struct tdat_file *f,
+		     int *has_clock);
+/* The label before input k's cpus= line: its base name right-aligned to
+ * the longest input's, "" with one input. */
+void input_cpus_label(const struct report_opts *ro, int k, char *buf,
+		      size_t cap);
+
+#endif

@@ -1,0 +1,256 @@
+/* print.c - one event line, formatted as trace-cmd report prints it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "convert/report/report.h"
+#include "convert/report/print.h"
+
+/* Clocks trace-cmd shows as seconds.microseconds (FORMAT.md 9.1). */
+int clock_is_time(const char *clock)
+{
+	static const char *const names[] = { "local", "global", "uptime",
+					     "perf", "tai", "tsc2nsec" };
+	size_t i;
+
+	if (!strncmp(clock, "mono", 4))
+		return 1;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(clock, names[i]))
+			return 1;
+	return 0;
+}
+
+void print_init(struct printer *p, struct outbuf *o,
+		const struct print_opts *opts)
+{
+	memset(p, 0, sizeof(*p));
+	p->line = print_text_line;
+	p->o = o;
+	p->opts = *opts;
+	trace_seq_init(&p->seq);
+}
+
+void print_done(struct printer *p)
+{
+	trace_seq_destroy(&p->seq);
+	body_cache_free(p->cache);
+	p->cache = NULL;
+}
+
+/* Nanoseconds to the nearest microsecond, without overflow at the top. */
+static uint64_t round_us(uint64_t ts)
+{
+	return ts / 1000 + (ts % 1000 >= 500);
+}
+
+/*
+ * The prefix of every line is made by hand: printf's format parsing was
+ * a tenth of a report's time.  Same output as the formats noted.
+ */
+
+/* Decimal digits of v, at least min of them (zero-padded); its length. */
+static int put_digits(char *buf, uint64_t v, int min)
+{
+	char tmp[24];
+	int n = 0, len;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n < min)
+		tmp[n++] = '0';
+	for (len = 0; n; len++)
+		buf[len] = tmp[--n];
+	return len;
+}
+
+/* "%*llu": right-aligned in width columns. */
+static void put_u_right(struct outbuf *o, uint64_t v, int width)
+{
+	char buf[24];
+	int n = put_digits(buf, v, 1);
+
+	if (n < width)
+		outbuf_pad(o, (size_t)(width - n));
+	outbuf_put(o, buf, (size_t)n);
+}
+
+/* "%0*llu" */
+static void put_u_zero(struct outbuf *o, uint64_t v, int width)
+{
+	char buf[24];
+
+	outbuf_put(o, buf, (size_t)put_digits(buf, v, width));
+}
+
+/* "%16s-%-5d [%03d]" */
+static void put_task(struct outbuf *o, const char *comm, int pid, int cpu)
+{
+	size_t len = strlen(comm);
+	char buf[24];
+	int n = 0;
+
+	if (pid < 0 || cpu < 0) {	/* not seen in real files */
+		outbuf_printf(o, "%16s-%-5d [%03d]", comm, pid, cpu);
+		return;
+	}
+	if (len < 16)
+		outbuf_pad(o, 16 - len);
+	outbuf_put(o, comm, len);
+	buf[n++] = '-';
+	n += put_digits(buf + n, (uint64_t)pid, 1);
+	while (n < 6)
+		buf[n++] = ' ';
+	outbuf_put(o, buf, (size_t)n);
+	outbuf_put(o, " [", 2);
+	put_u_zero(o, (uint64_t)cpu, 3);
+	outbuf_putc(o, ']');
+}
+
+static void put_time(struct outbuf *o, const struct printer *p,
+		     const struct event_view *e)
+{
+	uint64_t ts = e->ts, us;
+
+	if (!e->time_is_ns) {			/* "%12llu:" */
+		put_u_right(o, ts, 12);
+	} else if (p->opts.full_ns) {		/* " %5llu.%09llu:" */
+		outbuf_putc(o, ' ');
+		put_u_right(o, ts / 1000000000ull, 5);
+		outbuf_putc(o, '.');
+		put_u_zero(o, ts % 1000000000ull, 9);
+	} else {				/* " %5llu.%06llu:" */
+		us = round_us(ts);
+		outbuf_putc(o, ' ');
+		put_u_right(o, us / 1000000ull, 5);
+		outbuf_putc(o, '.');
+		put_u_zero(o, us % 1000000ull, 6);
+	}
+	outbuf_putc(o, ':');
+}
+
+/*
+ * --ts-diff: "(+N)" in an 8-column field, N the time since the last
+ * event shown: the difference of the rounded microseconds when the file
+ * names its clock (even one shown raw) and -t is not given, else of the
+ * timestamps.  Blank while the last shown timestamp is 0 (the first
+ * event, or the first after --align-ts).
+ */
+static void put_diff(struct printer *p, const struct event_view *e)
+{
+	char buf[32] = "";
+	long long d;
+
+	if (p->prev_ts) {
+		if (p->opts.full_ns || !e->has_clock)
+			d = (long long)(e->ts - p->prev_ts);
+		else
+			d = (long long)round_us(e->ts) -
+			    (long long)round_us(p->prev_ts);
+		snprintf(buf, sizeof(buf), "(+%lld)", d);
+	}
+	outbuf_printf(p->o, " %-8s", buf);
+	p->prev_ts = e->ts;
+}
+
+/* -l: irqs-off, need-resched, irq context and preempt depth flags; -R
+ * shows the raw flags byte instead. */
+static void put_latency(struct printer *p, const struct event_view *e)
+{
+	struct trace_seq *seq = &p->seq;
+
+	if (p->opts.raw) {
+		outbuf_printf(p->o, "-0x%x", tep_data_flags(e->tep, e->rec));
+		return;
+	}
+	trace_seq_reset(seq);
+	tep_print_event(e->tep, seq, e->rec, "%s", TEP_PRINT_LATENCY);
+	trace_seq_terminate(seq);
+	outbuf_put(p->o, seq->buffer, seq->len);
+}
+
+/*
+ * Whether a plugin handler that may keep state prints ev: the
+ * sched_switch plugin registers comms, the function plugin tracks call
+ * depth.  kmem's and hrtimer's handlers only print the event.
+ */
+int event_has_state(const struct tep_event *ev)
+{
+	return ev->handler && strcmp(ev->system, "kmem") &&
+	       strcmp(ev->system, "timer");
+}
+
+static void put_info(struct printer *p, const struct event_view *e,
+		     const struct tep_event *ev)
+{
+	struct trace_seq *seq = &p->seq;
+	int cache = !event_has_state(ev);
+	const char *text;
+	size_t len;
+
+	if (cache && !p->cache)
+		p->cache = body_cache_new();
+	if (cache && p->cache) {
+		text = body_cache_get(p->cache, e->tep, e->rec, &len);
+		if (text) {
+			outbuf_put(p->o, text, len);
+			return;
+		}
+	}
+	trace_seq_reset(seq);
+	tep_print_event(e->tep, seq, e->rec, "%s", p->opts.raw ?
+			TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	trace_seq_terminate(seq);
+	/* One trailing newline is dropped; the line gets its own. */
+	if (seq->len && seq->buffer[seq->len - 1] == '\n')
+		seq->len--;
+	outbuf_put(p->o, seq->buffer, seq->len);
+	if (cache && p->cache)
+		body_cache_put(p->cache, e->tep, e->rec, seq->buffer,
+			       seq->len);
+}
+
+static void put_missed(struct outbuf *o, const struct tep_record *rec)
+{
+	if (rec->missed_events > 0)
+		outbuf_printf(o, "CPU:%d [%lld EVENTS DROPPED]\n", rec->cpu,
+			      (long long)rec->missed_events);
+	else
+		outbuf_printf(o, "CPU:%d [EVENTS DROPPED]\n", rec->cpu);
+}
+
+void print_text_line(struct printer *p, const struct event_view *e)
+{
+	struct outbuf *o = p->o;
+	struct tep_event *ev = tep_find_event_by_record(e->tep, e->rec);
+	int pid = e->pid;
+	const char *comm = e->comm;
+	size_t nlen;
+
+	if (e->rec->missed_events)
+		put_missed(o, e->rec);
+	if (e->label)
+		outbuf_puts(o, e->label);
+	if (p->opts.latency) {
+		outbuf_printf(o, "%8.8s-%-5d %3d", comm, pid, e->rec->cpu);
+		put_latency(p, e);
+	} else {
+		put_task(o, comm, pid, e->rec->cpu);
+	}
+	put_time(o, p, e);
+	if (p->opts.ts_diff)
+		put_diff(p, e);
+	if (!ev) {
+		outbuf_puts(o, " [UNKNOWN EVENT]\n");
+		return;
+	}
+	outbuf_putc(o, ' ');
+	outbuf_puts(o, ev->name);
+	outbuf_puts(o, ": ");
+	nlen = strlen(ev->name);
+	if (nlen < 20)
+		outbuf_pad(o, 20 - nlen);
+	put_info(p, e, ev);
+	outbuf_putc(o, '\n');
+}

@@ -1,0 +1,164 @@
+/* run.c - report's main loop: inputs, the merged stream, the lines. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "convert/report/report.h"
+#include "convert/report/print.h"
+#include "convert/report/run.h"
+#include "convert/report/info.h"
+#include "convert/report/inputs.h"
+#include "convert/report/event_formats.h"
+#include "convert/report/json.h"
+#include "convert/report/pipeline.h"
+
+static void warn_stderr(void *ctx, const char *msg)
+{
+	fprintf(stderr, "tdat report: %s\n", msg);
+}
+
+/*
+ * --align-ts: timestamps count from the earliest first event of the
+ * inputs' top buffers (instances are not looked at, as in trace-cmd:
+ * their earlier events wrap around below zero).
+ */
+static void align_ts(struct stream *s, struct input *in, int n)
+{
+	uint64_t first, base = UINT64_MAX;
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (tdat_top_buffer(in[k].f) &&	/* buffer 0 then */
+		    stream_first_ts(in[k].f, 0, &s->adjust[k], &first) &&
+		    first < base)
+			base = first;
+	if (base == UINT64_MAX)
+		return;
+	for (k = 0; k < n; k++)
+		s->adjust[k].offset -= (int64_t)base;
+}
+
+/*
+ * Scan order (FORMAT.md 7.7): the top buffer of each input, then the
+ * instances of each.  --cpu keeps the first input's top buffer only,
+ * as trace-cmd 3.1.6 does.
+ */
+static int add_buffers(struct stream *s, struct input *in, int n,
+		       const struct cpu_set *cpus)
+{
+	struct tdat_error err;
+	int k, b;
+
+	for (k = 0; k < n; k++) {
+		if (!tdat_top_buffer(in[k].f))
+			continue;
+		if (cpus && stream_add_cpus(s, in[k].f, k, 0, cpu_set_has,
+					    cpus, &err))
+			goto fail;
+		if (cpus)
+			return 0;
+		if (stream_add_buffer(s, in[k].f, k, 0, &err))
+			goto fail;
+	}
+	for (k = 0; k < n && !cpus; k++)
+		for (b = 0; b < in[k].f->nbuffers; b++)
+			if (in[k].f->buffers[b].name[0] &&
+			    stream_add_buffer(s, in[k].f, k, b, &err))
+				goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "tdat report: %s\n", err.msg);
+	return -1;
+}
+
+/*
+ * Each input's cpus= line, in order.  -T instead prints the first
+ * input's filters that has any and stops there: 1 then.
+ */
+static int print_heads(struct outbuf *o, const struct report_opts *ro,
+		       struct input *in)
+{
+	int k;
+
+	for (k = 0; k < ro->ninputs; k++) {
+		if (ro->test_filters && in[k].filter.n) {
+			event_filter_dump(&in[k].filter, o);
+			return 1;
+		}
+		outbuf_printf(o, "%scpus=%u\n", in[k].cpus_label,
+			      tdat_cpus(in[k].f));
+	}
+	return 0;
+}
+
+static int report_events(const struct report_opts *ro, struct input *in,
+			 const struct cpu_set *cpus)
+{
+	struct print_opts po;
+	struct printer p;
+	struct stream s;
+	struct outbuf o;
+	int k, ret = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.warn = warn_stderr;
+	memset(&po, 0, sizeof(po));
+	po.full_ns = ro->full_ns;
+	po.raw = ro->raw;
+	po.latency = ro->latency;
+	po.ts_diff = ro->ts_diff;
+	outbuf_init(&o, stdout);
+	print_init(&p, &o, &po);
+	if (ro->json)	/* no cpus= lines: every line is an object */
+		json_printer_init(&p, ro->ninputs > 1);
+	else if (print_heads(&o, ro, in))
+		goto out;
+	for (k = 0; k < ro->ninputs; k++)
+		input_adjust(ro, &ro->inputs[k], in[k].f, &s.adjust[k]);
+	if (ro->align_ts && !ro->raw_ts)
+		align_ts(&s, in, ro->ninputs);
+	if (add_buffers(&s, in, ro->ninputs, cpus))
+		ret = 1;
+	else
+		report_print_events(&p, &s, in, ro);
+out:
+	if (outbuf_flush(&o)) {
+		fprintf(stderr, "tdat report: write error on output\n");
+		ret = 1;
+	}
+	if (s.skipped)
+		ret = 1;
+	print_done(&p);
+	outbuf_free(&o);
+	stream_free(&s);
+	return ret;
+}
+
+int report_run(const struct report_opts *ro)
+{
+	struct cpu_set cpus, *only = NULL;
+	struct input *in = NULL;
+	char err[600];
+	int ret;
+
+	/* trace-cmd's order: -e, --events, --event, then the others. */
+	if (ro->event_regex && !(ro->show & (SHOW_ENDIAN | SHOW_FORMATS)))
+		return report_event_formats(ro);
+	if (ro->show)
+		return report_info(ro);
+	if (ro->cpu_list) {
+		if (cpu_set_parse(&cpus, ro->cpu_list, err, sizeof(err))) {
+			fprintf(stderr, "tdat report: %s\n", err);
+			cpu_set_free(&cpus);
+			return 2;
+		}
+		only = &cpus;
+	}
+	if (inputs_open(&in, ro, err, sizeof(err), &ret))
+		fprintf(stderr, "tdat report: %s\n", err);
+	else
+		ret = report_events(ro, in, only);
+	inputs_free(in, ro->ninputs);
+	if (only)
+		cpu_set_free(only);
+	return ret;
+}

@@ -1,0 +1,110 @@
+/* tep_load.c - a libtraceevent handle from a trace.dat's own metadata. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "convert/report/report.h"
+
+static int parse_format(void *ctx, const char *system, const char *text,
+			size_t len)
+{
+	struct tep_handle *tep = ctx;
+
+	/* A format libtraceevent cannot parse is not fatal: its events
+	 * print as unknown, as with trace-cmd. */
+	tep_parse_event(tep, text, len, system);
+	return 0;
+}
+
+/* libtraceevent wants NUL-terminated texts. */
+static char *text_copy(const char *text, size_t len)
+{
+	char *s = malloc(len + 1);
+
+	if (s) {
+		memcpy(s, text, len);
+		s[len] = 0;
+	}
+	return s;
+}
+
+static int load_text(struct tep_handle *tep, const struct tdat_file *f,
+		     enum tdat_meta m, struct tdat_error *err)
+{
+	const char *text;
+	size_t len;
+	char *s;
+
+	if (tdat_meta_text(f, m, &text, &len, err))
+		return -1;
+	if (!len)
+		return 0;
+	s = text_copy(text, len);
+	if (!s)
+		return -1;
+	if (m == TDAT_META_KALLSYMS)
+		tep_parse_kallsyms(tep, s);
+	else if (m == TDAT_META_PRINTK)
+		tep_parse_printk_formats(tep, s);
+	else
+		tep_parse_saved_cmdlines(tep, s);
+	free(s);
+	return 0;
+}
+
+static struct tep_handle *build(const struct tdat_file *f, int load_plugins,
+				int kallsyms, struct tep_plugin_list **plugins,
+				struct tdat_error *err)
+{
+	struct tep_handle *tep = tep_alloc();
+	const char *page, *event;
+	size_t page_len, event_len;
+
+	*plugins = NULL;
+	if (!tep) {
+		snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
+			 f->path);
+		return NULL;
+	}
+	tep_set_file_bigendian(tep, f->big_endian ? TEP_BIG_ENDIAN :
+						    TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, f->commit_size);
+	tep_set_page_size(tep, (int)f->page_size);
+	tep_set_cpus(tep, (int)tdat_cpus(f));
+	if (load_plugins)
+		*plugins = tep_load_plugins(tep);
+	if (tdat_header_texts(f, &page, &page_len, &event, &event_len, err))
+		goto fail;
+	if (page_len)
+		tep_parse_header_page(tep, (char *)page, page_len,
+				      f->commit_size);
+	if (tdat_each_format(f, parse_format, tep, err) < 0 ||
+	    (kallsyms && load_text(tep, f, TDAT_META_KALLSYMS, err)) ||
+	    load_text(tep, f, TDAT_META_PRINTK, err) ||
+	    load_text(tep, f, TDAT_META_CMDLINES, err))
+		goto fail;
+	return tep;
+fail:
+	if (*plugins)
+		tep_unload_plugins(*plugins, tep);
+	*plugins = NULL;
+	tep_free(tep);
+	return NULL;
+}
+
+struct tep_handle *tep_from_file(const struct tdat_file *f, int load_plugins,
+				 struct tep_plugin_list **plugins,
+				 struct tdat_error *err)
+{
+	return build(f, load_plugins, 1, plugins, err);
+}
+
+/* The same without kallsyms: a worker's handle gets them through
+ * ksyms_attach(). */
+struct tep_handle *tep_from_file_nosyms(const struct tdat_file *f,
+					int load_plugins,
+					struct tep_plugin_list **plugins,
+					struct tdat_error *err)
+{
+	return build(f, load_plugins, 0, plugins, err);
+}

@@ -1,0 +1,330 @@
+/*
+ * salvage.c - restore -o OUT DAMAGED: a truncated or partly corrupt
+ * trace.dat becomes a valid one holding every genuine page it still has.
+ *
+ * The file is opened tolerantly (tdat_open_salvage).  Buffers whose
+ * description survived are read from their recorded CPU streams, clamped
+ * to the end of the file; a v7 buffer section whose BUFFER option is lost
+ * (a file cut before its trailing options) is searched: CPU streams start
+ * on page boundaries, compressed ones with a chunk count and plausible
+ * chunk headers, raw ones as pages whose time stamps restart when the
+ * next CPU begins.  Every page goes through restore's page filter, every
+ * chunk must decompress.  What was dropped and what had to be inferred
+ * is said, one line each.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "convert/restore/restore_salvage.h"
+
+int sv_oom(struct salvage *sv, struct tdat_error *err)
+{
+	snprintf(err->msg, sizeof(err->msg), "%.400s: out of memory",
+		 sv->path);
+	return -1;
+}
+
+uint64_t sv_align_up(uint64_t v, uint64_t to)
+{
+	return (v + to - 1) / to * to;
+}
+
+int sv_grow(uint8_t **p, size_t *cap, size_t need)
+{
+	uint8_t *n;
+
+	if (need <= *cap)
+		return 0;
+	n = realloc(*p, need);
+	if (!n)
+		return -1;
+	*p = n;
+	*cap = need;
+	return 0;
+}
+
+int sv_get32(struct salvage *sv, uint64_t off, uint32_t *v)
+{
+	uint8_t b[4];
+	struct tdat_error e;
+
+	if (off + 4 > sv->f->file_size ||
+	    tdat_salvage_read(sv->f, off, b, 4, &e))
+		return -1;
+	*v = tdat_get32(sv->f, b);
+	return 0;
+}
+
+/* ---- the buffer table ---- */
+
+struct tdat_buffer *sv_add_buffer(struct salvage *sv, const char *name,
+				      const char *clock, uint32_t ps)
+{
+	struct tdat_buffer *b;
+	struct plan *p;
+
+	b = realloc(sv->bufs, (size_t)(sv->nbufs + 1) * sizeof(*b));
+	if (!b)
+		return NULL;
+	sv->bufs = b;
+	p = realloc(sv->plans, (size_t)(sv->nbufs + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	sv->plans = p;
+	memset(&p[sv->nbufs], 0, sizeof(*p));
+	p[sv->nbufs].from = -1;
+	b = &sv->bufs[sv->nbufs++];
+	memset(b, 0, sizeof(*b));
+	b->page_size = ps;
+	b->name = strdup(name);
+	b->clock = strdup(clock ? clock : "");
+	return b->name && b->clock ? b : NULL;
+}
+
+int sv_add_stream(struct plan *p, int cpu, uint64_t start, uint64_t end,
+		      uint64_t lost)
+{
+	struct stream *s;
+
+	s = realloc(p->streams, (size_t)(p->nstreams + 1) * sizeof(*s));
+	if (!s)
+		return -1;
+	p->streams = s;
+	s = &s[p->nstreams++];
+	s->cpu = cpu;
+	s->start = start;
+	s->end = end;
+	s->lost = lost;
+	return 0;
+}
+
+static void free_plans(struct salvage *sv)
+{
+	int i;
+
+	for (i = 0; i < sv->nbufs; i++) {
+		free(sv->bufs[i].name);
+		free(sv->bufs[i].clock);
+		free(sv->bufs[i].cpus);
+		free(sv->plans[i].streams);
+	}
+	free(sv->bufs);
+	free(sv->plans);
+}
+
+/* A buffer whose description survived: its streams, clamped to the file. */
+static int plan_described(struct salvage *sv, int i, struct tdat_error *err)
+{
+	const struct tdat_buffer *fb = &sv->f->buffers[i];
+	uint64_t size = sv->f->file_size;
+	struct tdat_buffer *b;
+	struct plan *p;
+	int j;
+
+	b = sv_add_buffer(sv, fb->name, fb->clock, fb->page_size);
+	if (!b)
+		return sv_oom(sv, err);
+	p = &sv->plans[sv->nbufs - 1];
+	p->from = i;
+	p->compressed = fb->compressed;
+	p->latency = fb->latency;
+	b->latency = fb->latency;
+	if (fb->latency)
+		return 0;
+	for (j = 0; j < fb->ncpus; j++) {
+		const struct tdat_cpu *c = &fb->cpus[j];
+		uint64_t end = c->offset + c->size;
+
+		if (!c->size)
+			continue;
+		if (end < c->offset)
+			end = UINT64_MAX;
+		if (c->offset >= size) {
+			restore_say(sv->o, "%s: offset %llu: lost: buffer"
+				    " \"%s\" CPU %d: all its %llu bytes are"
+				    " past the end of the file", sv->path,
+				    (unsigned long long)c->offset, fb->name,
+				    c->cpu, (unsigned long long)c->size);
+			sv->dropped += c->size;
+			continue;
+		}
+		/* Compressed: the chunk count bounds the walk, not the
+		 * size (trace-cmd 3.1 records it 4 bytes short). */
+		if (sv_add_stream(p, c->cpu, c->offset,
+			       end > size || p->compressed ? size : end,
+			       end > size ? end - size : 0))
+			return sv_oom(sv, err);
+	}
+	return 0;
+}
+
+/* Sizes a chunk header can hold (compression never grows data much). */
+int sv_chunk_plausible(uint32_t c, uint32_t u, uint32_t ps)
+{
+	return c > 0 && u > 0 && u % ps == 0 && u <= MAX_CHUNK &&
+	       c <= u + u / 8 + 1024;
+}
+
+/* The chunk at at (header c, u) decompresses to u bytes. */
+int sv_chunk_decompresses(struct salvage *sv, uint64_t at, uint32_t c,
+			      uint32_t u)
+{
+	struct tdat_error e;
+
+	return !sv_grow(&sv->cbuf, &sv->ccap, c) &&
+	       !sv_grow(&sv->ubuf, &sv->ucap, u) &&
+	       !tdat_salvage_read(sv->f, at + 8, sv->cbuf, c, &e) &&
+	       !tdat_salvage_decompress(sv->f, sv->cbuf, c, sv->ubuf, u);
+}
+
+/* A described compressed stream ends where the file's next one begins:
+ * a resync must not wander into another CPU's chunks. */
+static void bound_streams(struct salvage *sv)
+{
+	int i, j, b, c;
+
+	for (i = 0; i < sv->nbufs; i++) {
+		struct plan *p = &sv->plans[i];
+
+		if (p->from < 0 || !p->compressed)
+			continue;
+		for (j = 0; j < p->nstreams; j++) {
+			struct stream *s = &p->streams[j];
+
+			for (b = 0; b < sv->f->nbuffers; b++) {
+				const struct tdat_buffer *fb =
+					&sv->f->buffers[b];
+
+				for (c = 0; c < fb->ncpus; c++)
+					if (fb->cpus[c].size &&
+					    fb->cpus[c].offset > s->start &&
+					    fb->cpus[c].offset < s->end)
+						s->end = fb->cpus[c].offset;
+			}
+		}
+	}
+}
+
+static int make_plans(struct salvage *sv, struct tdat_error *err)
+{
+	uint32_t n;
+	int i, j;
+
+	for (i = 0; i < sv->f->nbuffers; i++)
+		if (plan_described(sv, i, err))
+			return -1;
+	bound_streams(sv);
+	for (i = 0; i < sv->s.nlost; i++)
+		if (sv_plan_lost(sv, i, err))
+			return -1;
+	for (i = 1; i < sv->nbufs; i++) {
+		if (sv->bufs[i].name[0])
+			continue;
+		for (j = i; j > 0; j--) {
+			struct tdat_buffer tb = sv->bufs[j];
+			struct plan tp = sv->plans[j];
+
+			sv->bufs[j] = sv->bufs[j - 1];
+			sv->plans[j] = sv->plans[j - 1];
+			sv->bufs[j - 1] = tb;
+			sv->plans[j - 1] = tp;
+		}
+		break;
+	}
+	/* CPU ids for the writer's count, and the count itself. */
+	n = sv->f->cpu_count;
+	for (i = 0; i < sv->nbufs; i++) {
+		struct plan *p = &sv->plans[i];
+
+		sv->bufs[i].cpus = calloc(p->nstreams ? p->nstreams : 1,
+					  sizeof(struct tdat_cpu));
+		if (!sv->bufs[i].cpus)
+			return sv_oom(sv, err);
+		sv->bufs[i].ncpus = p->nstreams;
+		for (j = 0; j < p->nstreams; j++) {
+			sv->bufs[i].cpus[j].cpu = p->streams[j].cpu;
+			if ((uint32_t)p->streams[j].cpu + 1 > n)
+				n = (uint32_t)p->streams[j].cpu + 1;
+		}
+	}
+	sv->m = *sv->f;
+	sv->m.nbuffers = sv->nbufs;
+	sv->m.buffers = sv->bufs;
+	sv->m.cpu_count = n;
+	return 0;
+}
+
+static int write_out(struct salvage *sv, const char *out,
+		     struct tdat_error *err)
+{
+	struct tdat_write_opts wo;
+	struct tdat_writer *w;
+	int b, i, r = 0;
+
+	memset(&wo, 0, sizeof(wo));
+	wo.version = sv->o && sv->o->version ? sv->o->version : sv->f->version;
+	wo.codec = sv->o && sv->o->version ? sv->o->codec : sv->f->codec;
+	if (wo.version == 6)
+		wo.codec = TDAT_CODEC_NONE;
+	wo.threads = sv->o ? sv->o->threads : 0;
+	w = tdat_writer_open(out, &sv->m, &wo, err);
+	if (!w)
+		return -1;
+	for (b = 0; !r && b < sv->nbufs; b++) {
+		if (sv->plans[b].latency) {
+			r = sv_copy_latency(sv, w, b, err);
+			continue;
+		}
+		for (i = 0; !r && i < sv->plans[b].nstreams; i++)
+			r = sv_copy_stream(sv, w, b, &sv->plans[b].streams[i], err);
+	}
+	if (!r && !sv->pages && !(sv->nbufs && sv->plans[0].latency))
+		r = snprintf(err->msg, sizeof(err->msg), "%.400s: nothing to"
+			     " salvage: no complete page of trace data survives"
+			     " (%llu bytes dropped)", sv->path,
+			     (unsigned long long)sv->dropped) ? -1 : -1;
+	if (r) {
+		tdat_writer_abort(w);
+		return -1;
+	}
+	return tdat_writer_close(w, err);
+}
+
+int salvage_file(const char *in, const char *out,
+		 const struct convert_opts *o, struct tdat_error *err)
+{
+	struct salvage sv;
+	int i, r = -1;
+
+	memset(&sv, 0, sizeof(sv));
+	sv.path = in;
+	sv.o = o;
+	sv.f = tdat_open_salvage(in, &sv.s, err);
+	if (!sv.f)
+		return -1;
+	for (i = 0; i < sv.s.nnotes; i++)
+		restore_say(o, "%s: offset %llu: %s", in,
+			    (unsigned long long)sv.s.notes[i].offset,
+			    sv.s.notes[i].text);
+	sv.ids = malloc(sizeof(*sv.ids));
+	if (!sv.ids) {
+		sv_oom(&sv, err);
+		goto done;
+	}
+	if (tdat_event_ids_load(sv.f, sv.ids, err) ||
+	    make_plans(&sv, err) || write_out(&sv, out, err))
+		goto done;
+	restore_say(o, "%s: kept %llu pages (%llu events) in %d buffer%s;"
+		    " dropped %llu bytes", out, (unsigned long long)sv.pages,
+		    (unsigned long long)sv.events, sv.nbufs,
+		    sv.nbufs == 1 ? "" : "s", (unsigned long long)sv.dropped);
+	r = 0;
+done:
+	free_plans(&sv);
+	free(sv.ids);
+	free(sv.cbuf);
+	free(sv.ubuf);
+	tdat_salvage_free(&sv.s);
+	tdat_close(sv.f);
+	return r;
+}

@@ -1,0 +1,81 @@
+/*
+ * salvage.h - restore's engine for what a crash or damage left: keep
+ * every genuine page, drop the rest and say so.
+ *
+ *   restore_pages.c  the page filter: pages in, checked (tdat_page_check),
+ *                    good ones batched to a writer, runs of dropped ones
+ *                    told as one line each
+ *   salvage.c        a damaged trace.dat -> a valid one (restore -o OUT IN),
+ *                    with restore_search.c and restore_copy.c
+ *                    (restore_salvage.h)
+ *   assemble.c       raw page files -> a trace.dat (assemble.h)
+ */
+#ifndef TDAT_SALVAGE_H
+#define TDAT_SALVAGE_H
+
+#include "convert/opts.h"
+
+/* ---- restore_pages.c ---- */
+
+struct page_filter {
+	const struct tdat_file *f;	/* page header layout, byte order */
+	const struct tdat_event_ids *ids;
+	struct tdat_writer *w;
+	const struct convert_opts *o;	/* o->warn gets the drop lines */
+	uint32_t page_size;
+
+	/* where the pages come from, for messages */
+	const char *file;
+	const char *buffer;
+	int cpu;
+
+	/* totals of this stream */
+	uint64_t kept, events, empty, bad, dropped_bytes;
+
+	/* private */
+	uint8_t *batch;
+	size_t n, cap;
+	int run_kind;		/* TDAT_PAGE_EMPTY or _BAD: a pending run */
+	const char *run_why;
+	uint64_t run_off;	/* first page: file offset, or index in chunk */
+	uint64_t run_chunk;	/* its chunk's file offset, 0 if raw */
+	uint64_t run_pages;
+};
+
+/* Ready for one CPU stream (the writer is between begin and end_cpu). */
+int pf_init(struct page_filter *pf, const struct tdat_file *f,
+	    const struct tdat_event_ids *ids, struct tdat_writer *w,
+	    const struct convert_opts *o, uint32_t page_size,
+	    const char *file, const char *buffer, int cpu,
+	    struct tdat_error *err);
+/*
+ * One page: kept (batched to the writer) or dropped.  off is its file
+ * offset; for a page out of a compressed chunk, chunk_off is the chunk's
+ * file offset and off the page's index in it (else chunk_off is 0).
+ */
+int pf_page(struct page_filter *pf, const uint8_t *page, uint64_t off,
+	    uint64_t chunk_off, struct tdat_error *err);
+/* Bytes that are not pages: told at once as dropped. */
+void pf_drop(struct page_filter *pf, uint64_t off, uint64_t bytes,
+	     const char *why);
+/* Everything kept out to the writer, the last run told. */
+int pf_flush(struct page_filter *pf, struct tdat_error *err);
+void pf_free(struct page_filter *pf);
+
+/* A line to o->warn (if any). */
+void restore_say(const struct convert_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- salvage.c ---- */
+
+/*
+ * restore -o OUT DAMAGED: read in as far as it goes (strictly where it
+ * can, tolerantly where it must), infer what was lost (buffers, CPUs,
+ * clock), and write out with every genuine page.  o->version 0 keeps the
+ * input's version and codec.  Lines about what was dropped and inferred
+ * go to o->warn.  0, or -1 with err (nothing written).
+ */
+int salvage_file(const char *in, const char *out,
+		 const struct convert_opts *o, struct tdat_error *err);
+
+#endif

@@ -1,0 +1,595 @@
+/*
+ * split_plan.c - where each piece of a split starts in each stream.
+ *
+ * Without -c the chosen streams are walked together in report order (by
+ * timestamp, ties in buffer and CPU order), so "N events" and "N seconds"
+ * mean what a reader of the whole file sees: piece k holds report lines
+ * [kN, (k+1)N), or the events from its first one's time (or START) to
+ * that time + N, inclusive, like trace-cmd.  With -c (and -p) every
+ * stream is walked on its own with its own count or window.
+ *
+ * A piece's part of a stream is contiguous: it starts at the position of
+ * its first event and ends where the next piece starts (the stream's
+ * next event when the split stops), so pages without events stay with
+ * the piece before them and nothing is lost or doubled.
+ *
+ * Times are the ones readers show: raw record times adjusted by the
+ * file's DATE, OFFSET and TSC2NSEC options (tdat_ts_apply), for START,
+ * END, the windows and the order of the walk.  The pieces keep those
+ * options and the raw pages, so they show the same times.
+ *
+ * Memory stays flat whatever the CPU count: an uncompressed stream is
+ * read RAW_SPAN pages at a time, a compressed one holds one decoded
+ * chunk, and all share one decompression context.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "convert/split/split.h"
+
+#define SPLIT_MAX_PIECES 100000
+
+/* What the walkers share: the adjustment, the decoder, a chunk buffer. */
+struct walk_shared {
+	struct tdat_ts_adjust adj;
+	int raw;		/* adj changes nothing (most files) */
+	struct tdat_chunk_decoder *dec;
+	uint8_t *cbuf;		/* the stored chunk being decoded */
+	size_t ccap;
+};
+
+/* One stream being walked. */
+struct walker {
+	struct walk_shared *sh;
+	struct tdat_cpu_reader *r;
+	struct tdat_page_iter it;
+	uint32_t page_size;
+	uint64_t page;		/* index of the page in it */
+	uint32_t ev;		/* index of the next event in that page */
+	int have_page;
+	/* uncompressed streams are read RAW_SPAN pages at a time, so that
+	 * hundreds of open walkers hold little memory */
+	struct tdat_file *in;
+	int buf, idx;
+	uint64_t raw_next, raw_pages;	/* next page to open at, total */
+	/* compressed streams: the decoded chunk and the header walk (a
+	 * position, no buffer) to the next one */
+	int compressed;
+	struct tdat_chunk_walk cw;
+	uint8_t *chunk;
+	size_t chunk_cap;
+	uint32_t clen, cpos;	/* decoded bytes, next page in them */
+	uint64_t upos;		/* stream byte of chunk[0] */
+	int done;
+	struct tdat_event cur;	/* the next event, when !done */
+	uint64_t ts;		/* its adjusted time */
+	struct split_pos at;	/* its position */
+
+	/* what the plan learnt */
+	int last;		/* last piece given an event, -1 none */
+	int stopped;		/* no more events belong to any piece */
+	uint64_t window;	/* -c time: end of this stream's window */
+	uint64_t count;		/* -c events: events in its current piece */
+	uint64_t first_page;	/* -p: page of its first piece */
+	struct split_pos *starts;	/* starts[k] for k <= last */
+	int cap;
+};
+
+static int oom(const struct tdat_file *in, struct tdat_error *err)
+{
+	snprintf(err->msg, sizeof(err->msg), "%s: out of memory", in->path);
+	return -1;
+}
+
+#define RAW_SPAN 16
+
+/* Open w's stream: (compressed) find its chunks, or open its next span. */
+static int walk_open(struct walker *w, struct tdat_error *err)
+{
+	struct tdat_buffer *b = &w->in->buffers[w->buf];
+	struct tdat_cpu save = b->cpus[w->idx];
+	uint64_t n;
+
+	tdat_cpu_close(w->r);
+	w->r = NULL;
+	if (b->compressed) {
+		w->compressed = 1;
+		return tdat_chunk_walk_init(&w->cw, w->in, w->buf, w->idx, err);
+	}
+	w->raw_pages = save.size / w->page_size;
+	if (w->raw_next >= w->raw_pages && save.size % w->page_size == 0)
+		return 0;
+	n = w->raw_pages - w->raw_next;
+	if (n > RAW_SPAN)
+		n = RAW_SPAN;
+	b->cpus[w->idx].offset += w->raw_next * w->page_size;
+	/* the last span keeps a partial page, for the reader to refuse */
+	b->cpus[w->idx].size = w->raw_next + n < w->raw_pages ?
+			       n * w->page_size :
+			       save.size - w->raw_next * w->page_size;
+	w->r = tdat_cpu_open(w->in, w->buf, w->idx, err);
+	b->cpus[w->idx] = save;
+	w->raw_next += n ? n : 1;
+	return w->r ? 0 : -1;
+}
+
+/* Decode w's next chunk into its own buffer: 1, 0 at the end, -1. */
+static int next_chunk(struct walker *w, struct tdat_error *err)
+{
+	struct walk_shared *sh = w->sh;
+	struct tdat_chunk c;
+	int got = tdat_chunk_walk_read(&w->cw, &c, &sh->cbuf, &sh->ccap, err);
+
+	if (got <= 0) {
+		free(w->chunk);		/* done: give the memory back */
+		w->chunk = NULL;
+		w->chunk_cap = 0;
+		return got;
+	}
+	if (c.usize > w->chunk_cap) {
+		uint8_t *p = realloc(w->chunk, c.usize);
+
+		if (!p)
+			return oom(w->in, err);
+		w->chunk = p;
+		w->chunk_cap = c.usize;
+	}
+	if (tdat_chunk_decode(sh->dec, sh->cbuf, c.csize, w->chunk, c.usize,
+			      c.offset, err))
+		return -1;
+	w->upos += w->clen;
+	w->clen = c.usize;
+	w->cpos = 0;
+	return 1;
+}
+
+/* w's next page: 1 with it and its offset, 0 at the end, -1 on error. */
+static int walk_page(struct walker *w, const uint8_t **page, uint64_t *off,
+		     struct tdat_error *err)
+{
+	int got;
+
+	if (w->compressed) {
+		while (w->cpos >= w->clen)
+			if ((got = next_chunk(w, err)) <= 0)
+				return got;
+		*page = w->chunk + w->cpos;
+		*off = w->upos + w->cpos;	/* in the uncompressed stream */
+		w->cpos += w->page_size;
+		return 1;
+	}
+	got = w->r ? tdat_cpu_next_page(w->r, page, off, err) : 0;
+	while (got == 0 && w->r) {
+		if (walk_open(w, err))
+			return -1;
+		got = w->r ? tdat_cpu_next_page(w->r, page, off, err) : 0;
+	}
+	return got;
+}
+
+/* Step to the next event: 1, 0 at the end of the stream, -1 on error. */
+static int walk_next(struct tdat_file *in, struct walker *w,
+		     struct tdat_error *err)
+{
+	const uint8_t *page;
+	uint64_t off;
+	int got;
+
+	for (;;) {
+		if (w->have_page) {
+			got = tdat_page_iter_next(&w->it, &w->cur);
+			if (got == 1) {
+				w->ts = w->sh->raw ? w->cur.ts :
+					tdat_ts_apply(&w->sh->adj, w->cur.ts);
+				w->at.page = w->page;
+				w->at.ev = w->ev++;
+				return 1;
+			}
+			if (got < 0) {
+				snprintf(err->msg, sizeof(err->msg), "%s: page %llu"
+					 " of a CPU stream has a corrupt event"
+					 " at byte %u", in->path,
+					 (unsigned long long)w->page,
+					 w->it.pos);
+				return -1;
+			}
+			w->page++;
+		}
+		got = walk_page(w, &page, &off, err);
+		if (got <= 0) {
+			w->have_page = 0;
+			w->done = 1;
+			w->at.page = w->page;
+			w->at.ev = 0;
+			return got;
+		}
+		if (tdat_page_iter_init(&w->it, in, page, w->page_size)) {
+			snprintf(err->msg, sizeof(err->msg), "%s: offset %llu:"
+				 " page commit is larger than the page",
+				 in->path, (unsigned long long)off);
+			return -1;
+		}
+		w->have_page = 1;
+		w->ev = 0;
+	}
+}
+
+/* Give stream w's event at its position to piece k. */
+static int assign(const struct tdat_file *in, struct walker *w, int k,
+		  struct tdat_error *err)
+{
+	if (k < 0 || k >= SPLIT_MAX_PIECES) {
+		snprintf(err->msg, sizeof(err->msg), "%s: more than %d pieces;"
+			 " choose a larger unit", in->path, SPLIT_MAX_PIECES);
+		return -1;
+	}
+	while (w->last < k) {
+		if (w->last + 1 >= w->cap) {
+			int cap = w->cap ? w->cap * 2 : 16;
+			struct split_pos *s = realloc(w->starts,
+						      (size_t)cap * sizeof(*s));
+
+			if (!s)
+				return oom(in, err);
+			w->starts = s;
+			w->cap = cap;
+		}
+		w->starts[++w->last] = w->at;
+	}
+	return 0;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* ---- the pieces of the whole timeline (no -c) ---- */
+
+struct timeline {
+	int piece;		/* current piece, -1 before the first event */
+	uint64_t window_end;
+	uint64_t count;
+};
+
+/* Which piece event ev goes to, or -1 to stop. */
+static int timeline_piece(const struct split_opts *o, struct timeline *t,
+			  uint64_t ts)
+{
+	int next = t->piece < 0;
+
+	if (t->piece >= 0 && o->unit == SPLIT_TIME && ts > t->window_end)
+		next = 1;
+	if (t->piece >= 0 && o->unit == SPLIT_EVENTS && t->count >= o->amount)
+		next = 1;
+	if (next) {
+		if (t->piece >= 0 && !o->repeat)
+			return -1;
+		t->piece++;
+		t->count = 0;
+		t->window_end = add_sat(t->piece == 0 && o->has_start ?
+					o->start : ts, o->amount);
+	}
+	t->count++;
+	return t->piece;
+}
+
+/* A binary heap of walkers ordered by (next timestamp, stream order). */
+struct heap {
+	int n;
+	int *ix;
+	struct walker *w;
+};
+
+static int heap_less(const struct heap *h, int a, int b)
+{
+	uint64_t ta = h->w[h->ix[a]].ts, tb = h->w[h->ix[b]].ts;
+
+	return ta < tb || (ta == tb && h->ix[a] < h->ix[b]);
+}
+
+static void heap_swap(struct heap *h, int a, int b)
+{
+	int t = h->ix[a];
+
+	h->ix[a] = h->ix[b];
+	h->ix[b] = t;
+}
+
+static void heap_down(struct heap *h, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < h->n && heap_less(h, l, m))
+			m = l;
+		if (r < h->n && heap_less(h, r, m))
+			m = r;
+		if (m == i)
+			return;
+		heap_swap(h, i, m);
+		i = m;
+	}
+}
+
+static void heap_up(struct heap *h, int i)
+{
+	while (i > 0 && heap_less(h, i, (i - 1) / 2)) {
+		heap_swap(h, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static int plan_timeline(struct tdat_file *in, const struct split_opts *o,
+			 struct walker *w, int nw, struct tdat_error *err)
+{
+	struct timeline t = { -1, 0, 0 };
+	struct heap h = { 0, NULL, w };
+	int i, r = 0;
+
+	h.ix = malloc((nw ? (size_t)nw : 1) * sizeof(*h.ix));
+	if (!h.ix)
+		return oom(in, err);
+	for (i = 0; i < nw; i++) {
+		r = walk_next(in, &w[i], err);
+		if (r < 0)
+			goto out;
+		if (r == 1) {
+			h.ix[h.n++] = i;
+			heap_up(&h, h.n - 1);
+		}
+	}
+	r = 0;
+	while (h.n) {
+		struct walker *s = &w[h.ix[0]];
+		int k;
+
+		if (o->has_end && s->ts > o->end)
+			break;
+		if (s->last >= 0 || !o->has_start || s->ts >= o->start) {
+			k = timeline_piece(o, &t, s->ts);
+			if (k < 0)
+				break;
+			if (assign(in, s, k, err)) {
+				r = -1;
+				break;
+			}
+		}
+		r = walk_next(in, s, err);
+		if (r < 0)
+			break;
+		if (r == 0)
+			h.ix[0] = h.ix[--h.n];
+		r = 0;
+		heap_down(&h, 0);
+	}
+out:
+	free(h.ix);
+	return r;
+}
+
+/* ---- every stream on its own (-c, -p) ---- */
+
+static int stream_piece(const struct split_opts *o, struct walker *w)
+{
+	int next = w->last < 0;
+
+	if (o->unit == SPLIT_PAGES) {
+		uint64_t k;
+
+		if (w->last < 0)
+			w->first_page = o->has_start ? w->at.page : 0;
+		k = (w->at.page - w->first_page) / o->amount;
+		if (k > 0 && !o->repeat)
+			return -1;
+		return k >= SPLIT_MAX_PIECES ? -2 : (int)k;
+	}
+	if (w->last >= 0 && o->unit == SPLIT_TIME && w->ts > w->window)
+		next = 1;
+	if (w->last >= 0 && o->unit == SPLIT_EVENTS && w->count >= o->amount)
+		next = 1;
+	if (!next) {
+		w->count++;
+		return w->last;
+	}
+	if (w->last >= 0 && !o->repeat)
+		return -1;
+	w->count = 1;
+	w->window = add_sat(w->last < 0 && o->has_start ? o->start : w->ts,
+			    o->amount);
+	return w->last + 1;
+}
+
+static int plan_stream(struct tdat_file *in, const struct split_opts *o,
+		       struct walker *w, struct tdat_error *err)
+{
+	int r, k;
+
+	while ((r = walk_next(in, w, err)) == 1) {
+		if (o->has_end && w->ts > o->end)
+			break;
+		if (w->last < 0 && o->has_start && w->ts < o->start)
+			continue;
+		k = stream_piece(o, w);
+		if (k == -1)
+			break;
+		if (assign(in, w, k, err))
+			return -1;
+	}
+	return r < 0 ? -1 : 0;
+}
+
+/* ---- the plan ---- */
+
+static int chosen_cpu(const struct split_opts *o, int cpu)
+{
+	return o->only_cpu < 0 || o->only_cpu == cpu;
+}
+
+/* The streams to split, in output order: buffer, then CPU id. */
+static int list_streams(struct tdat_file *in, const struct split_opts *o,
+			struct split_plan *p, struct tdat_error *err)
+{
+	int b, i, n = 0;
+
+	for (b = 0; b < o->nbuffers; b++)
+		n += in->buffers[o->buffers[b].in_buf].ncpus;
+	p->streams = calloc(n ? (size_t)n : 1, sizeof(*p->streams));
+	if (!p->streams)
+		return oom(in, err);
+	for (b = 0; b < o->nbuffers; b++) {
+		const struct tdat_buffer *tb = &in->buffers[o->buffers[b].in_buf];
+		int first = p->nstreams;
+
+		if (tb->latency)
+			continue;
+		for (i = 0; i < tb->ncpus; i++) {
+			struct split_stream *s;
+			int j;
+
+			if (!chosen_cpu(o, tb->cpus[i].cpu))
+				continue;
+			/* insertion by CPU id */
+			for (j = p->nstreams; j > first &&
+			     p->streams[j - 1].cpu > tb->cpus[i].cpu; j--)
+				p->streams[j] = p->streams[j - 1];
+			s = &p->streams[j];
+			s->out_buf = b;
+			s->in_buf = o->buffers[b].in_buf;
+			s->idx = i;
+			s->cpu = tb->cpus[i].cpu;
+			p->nstreams++;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Walkers go in input order (top buffer first, instances as listed,
+ * CPUs ascending): the order trace-cmd report breaks timestamp ties in.
+ */
+static int walker_order(const struct split_plan *p, int *ord)
+{
+	int i, j;
+
+	for (i = 0; i < p->nstreams; i++) {
+		const struct split_stream *s = &p->streams[i];
+
+		for (j = i; j > 0; j--) {
+			const struct split_stream *q = &p->streams[ord[j - 1]];
+
+			if (q->in_buf < s->in_buf ||
+			    (q->in_buf == s->in_buf && q->cpu < s->cpu))
+				break;
+			ord[j] = ord[j - 1];
+		}
+		ord[j] = i;
+	}
+	return 0;
+}
+
+/* Fill p->pos from the walkers; streams not reached end where they are. */
+static int fill_positions(struct tdat_file *in, const struct split_opts *o,
+			  struct split_plan *p, struct walker *w, const int *ord,
+			  struct tdat_error *err)
+{
+	int i, k, n = 0;
+
+	for (i = 0; i < p->nstreams; i++)
+		if (w[i].last + 1 > n)
+			n = w[i].last + 1;
+	p->npieces = n = n ? n : 1;	/* nothing in range: one empty piece */
+	p->pos = calloc((size_t)p->nstreams * (n + 1) + 1, sizeof(*p->pos));
+	if (!p->pos)
+		return oom(in, err);
+	for (i = 0; i < p->nstreams; i++) {
+		struct walker *x = &w[i];
+		struct split_pos *pos = &p->pos[(size_t)ord[i] * (n + 1)];
+
+		for (k = 0; k <= n; k++)
+			pos[k] = k <= x->last ? x->starts[k] : x->at;
+		/* with no START, pages before the first event go with it */
+		if (!o->has_start && x->last >= 0)
+			pos[0] = (struct split_pos){ 0, 0 };
+		for (k = 1; o->unit == SPLIT_PAGES && k <= x->last; k++)
+			pos[k] = (struct split_pos){ x->first_page +
+						      k * o->amount, 0 };
+	}
+	return 0;
+}
+
+int split_plan(struct tdat_file *in, const struct split_opts *o,
+	       struct split_plan *p, struct tdat_error *err)
+{
+	struct walk_shared sh = { { 0, 0, 0 }, 0, NULL, NULL, 0 };
+	struct walker *w = NULL;
+	int *ord = NULL, i, r = -1;
+
+	memset(p, 0, sizeof(*p));
+	if (list_streams(in, o, p, err))
+		return -1;
+	tdat_ts_adjust_init(in, 0, &sh.adj);
+	sh.raw = !sh.adj.offset && !sh.adj.mult;
+	sh.dec = tdat_chunk_decoder_new(in);
+	if (!sh.dec) {
+		oom(in, err);
+		goto out;
+	}
+	w = calloc(p->nstreams ? (size_t)p->nstreams : 1, sizeof(*w));
+	ord = calloc(p->nstreams ? (size_t)p->nstreams : 1, sizeof(*ord));
+	if (!w || !ord) {
+		oom(in, err);
+		goto out;
+	}
+	walker_order(p, ord);
+	for (i = 0; i < p->nstreams; i++) {
+		const struct split_stream *s = &p->streams[ord[i]];
+
+		w[i].last = -1;
+		w[i].sh = &sh;
+		w[i].page_size = in->buffers[s->in_buf].page_size;
+		if (!in->buffers[s->in_buf].cpus[s->idx].size) {
+			w[i].done = 1;
+			continue;
+		}
+		w[i].in = in;
+		w[i].buf = s->in_buf;
+		w[i].idx = s->idx;
+		if (walk_open(&w[i], err))
+			goto out;
+		/* Without -c the walk is merged: every stream keeps its
+		 * span or chunk.  With -c one is walked at a time. */
+		if (o->per_cpu) {
+			r = plan_stream(in, o, &w[i], err);
+			tdat_cpu_close(w[i].r);
+			w[i].r = NULL;
+			free(w[i].chunk);
+			w[i].chunk = NULL;
+			if (r)
+				goto out;
+		}
+	}
+	if (!o->per_cpu && plan_timeline(in, o, w, p->nstreams, err))
+		goto out;
+	r = fill_positions(in, o, p, w, ord, err);
+out:
+	for (i = 0; w && i < p->nstreams; i++) {
+		tdat_cpu_close(w[i].r);
+		free(w[i].chunk);
+		free(w[i].starts);
+	}
+	tdat_chunk_decoder_free(sh.dec);
+	free(sh.cbuf);
+	free(w);
+	free(ord);
+	if (r)
+		split_plan_free(p);
+	return r;
+}
+
+void split_plan_free(struct split_plan *p)
+{
+	free(p->streams);
+	free(p->pos);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,7 @@
+/* version.h - the one place the tdat version is defined. */
+#ifndef TDAT_VERSION_H
+#define TDAT_VERSION_H
+
+#define TDAT_VERSION "0.1.0"
+
+#endif
