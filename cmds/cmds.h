@@ -47,4 +47,12 @@ enum {
 int report_parse_args(int argc, char **argv, struct report_opts *ro,
 		      char *err, size_t cap);
 
+/* cmds/record.c */
+struct record_opts;
+/* 0 ok, 1 help was asked for, -1 usage error (msg holds one line).
+ * record_opts_free is needed either way. */
+int record_opts_parse(int argc, char **argv, struct record_opts *o,
+		      char *msg, size_t cap);
+void record_opts_free(struct record_opts *o);
+
 #endif
