@@ -38,7 +38,7 @@
  *                       "CPU:N [M EVENTS DROPPED]", not a bad one.
  *
  * On a normal end, record assembles OUT from OUT.rec with the same code
- * restore uses (convert/restore/assemble.h) and then removes OUT.rec.
+ * restore uses (convert/restore/restore.h) and then removes OUT.rec.
  */
 #ifndef TDAT_RECORD_H
 #define TDAT_RECORD_H

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert/restore/assemble.h"
+#include "convert/restore/restore.h"
 #include "convert/record/record_internal.h"
 #include "convert/tracefs/tracefs.h"
 
