@@ -3,6 +3,10 @@
  * the applet name, the rest its arguments.  It returns the exit status
  * (0 ok, 1 failure, 2 usage error or not implemented) and prints its
  * own usage for --help.
+ *
+ * cmds/NAME.c is the command line of applet NAME: its usage text beside
+ * its option table, the parsing, then the call into its engine, through
+ * that engine's one interface header (convert/ENGINE/ENGINE.h).
  */
 #ifndef CMDS_H
 #define CMDS_H

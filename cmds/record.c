@@ -173,19 +173,14 @@ static int parse_compression(const char *s, enum tdat_codec *c)
 	return tdat_codec_by_name(s, c);
 }
 
-/* One option; 0, 1 for help, -1 with msg. */
-static int one_option(int c, const char *arg, struct record_opts *o,
-		      int *have_comp, char *msg, size_t cap)
+/* -e, -f and -B: what is recorded, in which buffer.  0, or -1 with msg. */
+static int buffer_option(int c, const char *arg, struct record_opts *o,
+			 char *msg, size_t cap)
 {
 	struct rec_buf_opts *b = &o->bufs[o->nbufs - 1];
 	struct rec_event *last;
 
 	switch (c) {
-	case 'h':
-		return 1;
-	case 'q':
-		o->quiet = 1;
-		return 0;
 	case 'e':
 		if (check_event_spec(arg))
 			return bad(msg, cap, "-e %s: not SYSTEM, SYSTEM:EVENT,"
@@ -206,6 +201,24 @@ static int one_option(int c, const char *arg, struct record_opts *o,
 			return bad(msg, cap, "-B %s: not a usable instance"
 				   " name", arg);
 		return add_buffer(o, arg) ? 0 : bad(msg, cap, "out of memory");
+	}
+	return bad(msg, cap, "unknown option (see --help)");
+}
+
+/* One option; 0, 1 for help, -1 with msg. */
+static int one_option(int c, const char *arg, struct record_opts *o,
+		      int *have_comp, char *msg, size_t cap)
+{
+	switch (c) {
+	case 'h':
+		return 1;
+	case 'q':
+		o->quiet = 1;
+		return 0;
+	case 'e':
+	case 'f':
+	case 'B':
+		return buffer_option(c, arg, o, msg, cap);
 	case 'C':
 		if (!*arg || strchr(arg, ' ') || strchr(arg, '\n'))
 			return bad(msg, cap, "-C '%s': not a clock name", arg);

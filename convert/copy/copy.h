@@ -23,6 +23,7 @@ struct copy_progress {
 };
 
 /*
+ * (The rest is convert_file's own, declared here for tests/unit.)
  * Copy in's buffers[buf].cpus[idx] into w as CPU stream of the same id
  * (begin_cpu .. end_cpu).  copy_chunks: pass compressed chunks through
  * unchanged (same codec in and out, no new level), as long as they are
