@@ -14,6 +14,8 @@
 int convert_file(struct tdat_file *in, const char *out,
 		 const struct convert_opts *o, struct tdat_error *err);
 
+/* ---- convert_file's own step, declared for tests/unit (test_write.c) */
+
 /* Where a copy stands, for progress reports. */
 struct copy_progress {
 	uint64_t done;
@@ -23,7 +25,6 @@ struct copy_progress {
 };
 
 /*
- * (The rest is convert_file's own, declared here for tests/unit.)
  * Copy in's buffers[buf].cpus[idx] into w as CPU stream of the same id
  * (begin_cpu .. end_cpu).  copy_chunks: pass compressed chunks through
  * unchanged (same codec in and out, no new level), as long as they are
