@@ -3,9 +3,15 @@
  * the applet name, the rest its arguments.  It returns the exit status
  * (0 ok, 1 failure, 2 usage error or not implemented) and prints its
  * own usage for --help.
+ *
+ * cmds/NAME.c is the command line of applet NAME: its usage text beside
+ * its option table, the parsing, then the call into its engine, through
+ * that engine's one interface header (convert/ENGINE/ENGINE.h).
  */
 #ifndef CMDS_H
 #define CMDS_H
+
+#include <stddef.h>
 
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -20,5 +26,37 @@ extern const char *cmd_name;	/* "convert"...: set by the applet */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int getopt_error(int c, char **argv, int optind);
 int same_file(const char *a, const char *b);
+
+/*
+ * The parsers that tests/unit calls directly.  Each fills its engine's
+ * options struct (convert/X/X.h) and prints nothing: messages go to the
+ * caller's buffer.
+ */
+
+/* cmds/report.c */
+struct report_opts;
+enum {
+	REPORT_ARGS_RUN = 0,	/* ro is ready for report_run() */
+	REPORT_ARGS_HELP = 1,	/* -h/--help: show the usage */
+	REPORT_ARGS_BAD = 2,	/* usage error: one line in err */
+};
+/*
+ * Parse trace-cmd report's options (and --json) into ro, which it
+ * clears first.  No side effects: nothing printed, nothing opened; only
+ * getopt's globals change, and argv is permuted as getopt_long does.
+ * ro's strings point into argv.  REPORT_ARGS_BAD also when an option
+ * known to trace-cmd is not supported, or --json meets an option that
+ * prints something other than events.
+ */
+int report_parse_args(int argc, char **argv, struct report_opts *ro,
+		      char *err, size_t cap);
+
+/* cmds/record.c */
+struct record_opts;
+/* 0 ok, 1 help was asked for, -1 usage error (msg holds one line).
+ * record_opts_free is needed either way. */
+int record_opts_parse(int argc, char **argv, struct record_opts *o,
+		      char *msg, size_t cap);
+void record_opts_free(struct record_opts *o);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * convert.c - the convert applet: rewrite a trace.dat as v6 or v7, with
  * another compression.  Options follow trace-cmd convert; the work is in
- * convert/convert.c.
+ * convert/copy/ (copy.h).
  */
 #include <stdio.h>
 #include <stdlib.h>

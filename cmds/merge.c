@@ -1,7 +1,7 @@
 /*
  * merge.c - the merge applet: join trace.dat files or pieces into one.
  * trace-cmd has no merge; the options are convert's.  The work is in
- * convert/merge.c.
+ * convert/merge/ (merge.h).
  */
 #include <malloc.h>
 #include <stdio.h>

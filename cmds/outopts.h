@@ -1,6 +1,7 @@
 /*
- * outopts.h - the options every applet that writes a trace.dat accepts:
+ * outopts.h - the output options of convert, merge, split and restore:
  * --file-version, --compression, --level, --chunk-size, --threads.
+ * (record reads its own --file-version and --compression.)
  * Applets that take only some of them list only those in their getopt
  * table; outopt_parse() handles any of them.
  */

@@ -1,6 +1,6 @@
 /*
- * progress.c - the progress line of the applets that write a big file:
- * on stderr, a few updates a second, "tdat NAME:  42% (...)".
+ * progress.c - the progress line of convert and merge: on stderr, a few
+ * updates a second, "tdat NAME:  42% (...)".
  * The applet decides whether stderr is a TTY worth drawing on.
  */
 #include <stdio.h>

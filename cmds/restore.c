@@ -6,8 +6,9 @@
  *   restore [-o OUT] OUT            a killed "record -o OUT": OUT.rec/
  *   restore -o OUT DAMAGED          salvage a damaged trace.dat
  *
- * The work is in convert/assemble.c and convert/salvage.c; this file
- * decides which of them the arguments ask for.  Inputs are only read.
+ * The work is in convert/restore/ (restore.h) and, for -c, in
+ * convert/tracefs/ (sysmeta.h); this file decides which of them the
+ * arguments ask for.  Inputs are only read.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,8 +18,7 @@
 #include <unistd.h>
 #include "cmds/cmds.h"
 #include "cmds/outopts.h"
-#include "convert/restore/assemble.h"
-#include "convert/restore/salvage.h"
+#include "convert/restore/restore.h"
 #include "convert/tracefs/sysmeta.h"
 
 static const char usage[] =

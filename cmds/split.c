@@ -1,7 +1,7 @@
 /*
  * split.c - the split applet: cut a trace.dat into pieces.  Options and
  * piece names follow trace-cmd 3.4's split; the work is in
- * convert/split.c and convert/split_plan.c.
+ * convert/split/ (split.h).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,8 +1,9 @@
 /*
- * opts.h - what every engine that writes a trace.dat is told: version,
- * codec, level, chunk size, threads, and where warnings and progress go.
- * Used by copy, restore and record (record's ending is restore's
- * assembly); the one thing the engines share besides libfmt.
+ * opts.h - how copy and restore write a trace.dat: version, codec,
+ * level, chunk size, threads, and where warnings and progress go.
+ * record fills one too, for restore's assembly that ends every
+ * recording.  merge and split have options of their own (merge.h,
+ * split.h).
  */
 #ifndef CONVERT_OPTS_H
 #define CONVERT_OPTS_H

@@ -14,6 +14,8 @@
 int convert_file(struct tdat_file *in, const char *out,
 		 const struct convert_opts *o, struct tdat_error *err);
 
+/* ---- convert_file's own step, declared for tests/unit (test_write.c) */
+
 /* Where a copy stands, for progress reports. */
 struct copy_progress {
 	uint64_t done;

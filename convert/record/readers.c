@@ -23,7 +23,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include "convert/record/recorder.h"
+#include "convert/record/record_internal.h"
 
 #define FLUSH_MS 500
 #define PIPE_BYTES (1 << 20)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "convert/record/recorder.h"
+#include "convert/record/record_internal.h"
 
 int recdir_path(const char *out, char *dir, size_t cap,
 		struct tdat_error *err)

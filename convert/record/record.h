@@ -1,8 +1,11 @@
 /*
- * record.h - the on-disk state of a recording (the contract between record and
- * restore, so that a SIGKILLed "record -o OUT" can be finished by
- * "restore OUT").  While it runs, record keeps everything in the
- * directory OUT.rec/:
+ * record.h - the record engine's interface: the options cmds/record.c
+ * parses, and record_run.
+ *
+ * It also sets down the on-disk state of a recording (the contract
+ * between record and restore, so that a SIGKILLed "record -o OUT" can be
+ * finished by "restore OUT").  While it runs, record keeps everything in
+ * the directory OUT.rec/:
  *
  *   OUT.rec/head.dat    header-only trace.dat written before tracing
  *                       starts (sysmeta_header_only's content plus the
@@ -35,10 +38,48 @@
  *                       "CPU:N [M EVENTS DROPPED]", not a bad one.
  *
  * On a normal end, record assembles OUT from OUT.rec with the same code
- * restore uses (convert/restore/assemble.h) and then removes OUT.rec.
+ * restore uses (convert/restore/restore.h) and then removes OUT.rec.
  */
 #ifndef TDAT_RECORD_H
 #define TDAT_RECORD_H
 
+#include "libfmt/tracedat.h"
+
+/* One -e: SYSTEM, SYSTEM:EVENT, EVENT or all (system and event NULL). */
+struct rec_event {
+	char *system;		/* NULL: every system ("all", or EVENT alone) */
+	char *event;		/* NULL: every event of system */
+	char *filter;		/* -f after it, or NULL */
+};
+
+/* The top buffer (name "") or a -B instance, with its -e options. */
+struct rec_buf_opts {
+	char *name;
+	int nevents;
+	struct rec_event *events;
+};
+
+struct record_opts {
+	int nbufs;
+	struct rec_buf_opts *bufs;	/* [0]: the top buffer, always there */
+	char *clock;		/* -C, or NULL to leave trace_clock alone */
+	long buffer_kb;		/* -b, 0: leave buffer_size_kb alone */
+	char *cpumask;		/* -M, or NULL */
+	long max_kb;		/* -m, 0: no limit */
+	char *output;		/* -o, default trace.dat */
+	int quiet;		/* -q */
+	int version;		/* --file-version: 6 or 7 */
+	enum tdat_codec codec;	/* --compression */
+	long subbuf_kb;		/* --subbuf-size, 0: leave alone */
+	char **cmd;		/* COMMAND [ARGS], or NULL: until a signal */
+};
+
+/*
+ * Record as o says: set tracefs up, start o->cmd if there is one, wait
+ * for it to end (or for SIGINT/SIGTERM/SIGHUP), put tracefs back and
+ * write o->output.  Messages go to stderr.  Returns the exit status:
+ * 0, 1 on failure, or the command's (128 + N when signal N killed it).
+ */
+int record_run(const struct record_opts *o);
 
 #endif

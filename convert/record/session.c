@@ -2,14 +2,14 @@
  * session.c - one recording: tracefs set up, OUT.rec/ described
  * (manifest, head.dat) before the first page moves, readers started,
  * tracing on; then at the end tracing off, every page drained, tracefs
- * put back, OUT assembled from OUT.rec/ (convert/assemble.h) and
+ * put back, OUT assembled from OUT.rec/ (convert/restore/restore.h) and
  * OUT.rec/ removed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert/restore/assemble.h"
-#include "convert/record/recorder.h"
+#include "convert/restore/restore.h"
+#include "convert/record/record_internal.h"
 #include "convert/tracefs/tracefs.h"
 
 static void warn_line(const char *msg)

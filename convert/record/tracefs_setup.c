@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert/record/recorder.h"
+#include "convert/record/record_internal.h"
 #include "convert/tracefs/tracefs.h"
 
 /* How much of the ring buffer must fill before a waiting reader wakes:

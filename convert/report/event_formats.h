@@ -2,7 +2,7 @@
 #ifndef EVENT_FORMATS_H
 #define EVENT_FORMATS_H
 
-#include "convert/report/run.h"
+#include "convert/report/report.h"
 
 /*
  * Print the stored formats of the first input's events that match

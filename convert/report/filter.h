@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <event-parse.h>
 #include "convert/report/print.h"
-#include "convert/report/run.h"
+#include "convert/report/report.h"
 
 /* --cpu LIST: "0,2-3" (',' ':' or ' ' between items). */
 struct cpu_set {

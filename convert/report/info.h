@@ -2,7 +2,7 @@
 #ifndef INFO_H
 #define INFO_H
 
-#include "convert/report/run.h"
+#include "convert/report/report.h"
 
 /*
  * Print what ro->show asks for (SHOW_* bits: file facts instead of the

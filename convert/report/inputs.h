@@ -6,8 +6,8 @@
 #define INPUTS_H
 
 #include "convert/report/report.h"
+#include "convert/report/report_internal.h"
 #include "convert/report/filter.h"
-#include "convert/report/run.h"
 
 struct input {
 	const char *path;
@@ -30,6 +30,11 @@ struct input {
 int inputs_open(struct input **out, const struct report_opts *ro,
 		char *err, size_t cap, int *status);
 void inputs_free(struct input *in, int n);
+
+/* How input in's timestamps are shown (struct ts_adjust in
+ * report_internal.h): DATE, OFFSET, --ts-offset, --ts2secs, TSC2NSEC. */
+void input_adjust(const struct report_opts *ro, const struct report_input *in,
+		  const struct tdat_file *f, struct ts_adjust *a);
 
 /* Whether f's timestamps show as sec.usec (else raw clock counts). */
 int input_time_is_ns(const struct report_opts *ro, const struct tdat_file *f,

@@ -5,10 +5,10 @@
 #ifndef PIPELINE_H
 #define PIPELINE_H
 
-#include "convert/report/report.h"
+#include "convert/report/report_internal.h"
 #include "convert/report/print.h"
 #include "convert/report/inputs.h"
-#include "convert/report/run.h"
+#include "convert/report/report.h"
 
 /*
  * Print every event of s that passes its input's filter through p's

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert/report/report.h"
+#include "convert/report/report_internal.h"
 #include "convert/report/print.h"
 
 /* Clocks trace-cmd shows as seconds.microseconds (FORMAT.md 9.1). */

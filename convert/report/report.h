@@ -1,89 +1,75 @@
 /*
- * report.h - printing trace.dat events as trace-cmd's report does.
- *
- * tep_load.c builds a libtraceevent handle from a file's own metadata;
- * stream.c merges the pages of every buffer and CPU into one timeline;
- * print.c formats each event line.
+ * report.h - the report engine's interface: the options cmds/report.c
+ * parses, and the call that prints the events.  The engine's own
+ * declarations are in report_internal.h and the headers beside it.
  */
 #ifndef REPORT_H
 #define REPORT_H
 
-#include <stdio.h>
-#include <event-parse.h>
-#include "libfmt/tracedat.h"
+#include <stdint.h>
 
-/* ---- tep_load.c ---- */
-
-/* A tep handle for f: header_page, formats, kallsyms, printk, cmdlines,
- * and the system's plugins unless load_plugins is 0. */
-struct tep_handle *tep_from_file(const struct tdat_file *f, int load_plugins,
-				 struct tep_plugin_list **plugins,
-				 struct tdat_error *err);
-
-/* ---- stream.c ---- */
+#define REPORT_MAX_INPUTS 64
+#define REPORT_MAX_FILTERS 64
 
 /*
- * How one input's timestamps are shown (FORMAT.md 7.7): the file's own
- * adjustment (struct tdat_ts_adjust, applied by tdat_ts_apply) plus
- * report's user options on top.
+ * One -i file and the options that apply to it alone.  As in trace-cmd,
+ * the first input's --ts2secs (given before the second -i) is the
+ * default of every input, and its --ts-offset is ignored.
  */
-struct ts_adjust {
-	int64_t offset;		/* ns: DATE * 1000 + OFFSET + --ts-offset */
-	uint32_t mult, shift;	/* TSC2NSEC, when mult != 0 */
-	double ts2secs;		/* --ts2secs: ns per tick, instead of mult */
+struct report_input {
+	const char *path;
+	int64_t ts_offset;	/* --ts-offset after its -i, ns */
+	uint64_t ts2secs_hz;	/* --ts2secs: the clock's frequency, 0 = none */
 };
 
-/* One CPU of one buffer of one input, with its current event. */
-struct stream_cpu {
-	struct tdat_file *f;
-	int input;		/* index of the input file */
-	int buf;		/* buffer index in that file */
-	int idx;		/* cpu index in that buffer */
-	int cpu;		/* CPU id */
-	uint32_t page_size;
-	struct tdat_cpu_reader *r;
-	struct tdat_page_iter it;
-	uint64_t page_offset;
-	int in_page;		/* it is valid */
-	struct tdat_event ev;	/* valid while has_event */
-	int has_event;
-	int64_t missed;		/* to report before ev: -1 unknown, 0 none */
-	uint64_t ts;		/* adjusted timestamp of ev */
-	int heap_pos;		/* index in stream.heap, -1 when not in it */
+struct report_filter {
+	const char *text;	/* -F, libtraceevent filter syntax */
+	int negate;		/* a -v came before it */
+	int after;		/* how many -i came before it */
 };
 
-/*
- * The CPUs in scan order (the order they were added), and a binary heap
- * of those that hold an event, ordered by (ts, scan order): the earliest
- * event comes first and ties go to the CPU added first, as in trace-cmd.
- */
-struct stream {
-	struct stream_cpu *cpus;
-	int ncpus;
-	int *heap;		/* indices into cpus */
-	int nheap;
-	struct ts_adjust adjust[64];	/* per input */
-	int skipped;		/* pages or chunks that could not be read */
-	void (*warn)(void *ctx, const char *msg);
-	void *warn_ctx;
+/* What to show instead of the events (print and exit), as bits. */
+enum {
+	SHOW_ENDIAN = 1 << 0,	/* -e */
+	SHOW_FUNCS = 1 << 1,	/* -f */
+	SHOW_PRINTK = 1 << 2,	/* -P */
+	SHOW_EVENT_LIST = 1 << 3,	/* -E */
+	SHOW_FORMATS = 1 << 4,	/* --events */
+	SHOW_STAT = 1 << 5,	/* --stat */
+	SHOW_UNAME = 1 << 6,	/* --uname */
+	SHOW_VERSION = 1 << 7,	/* --version */
+	SHOW_CPUS = 1 << 8,	/* --cpus */
+	SHOW_FIRST = 1 << 9,	/* --first-event */
+	SHOW_LAST = 1 << 10,	/* --last-event */
 };
 
-/* Add every CPU of buffer buf of file f, read as input number input. */
-int stream_add_buffer(struct stream *s, struct tdat_file *f, int input,
-		      int buf, struct tdat_error *err);
-/* The same for the CPUs for which want(ctx, cpu id) says 1 (--cpu). */
-int stream_add_cpus(struct stream *s, struct tdat_file *f, int input,
-		    int buf, int (*want)(const void *ctx, int cpu),
-		    const void *ctx, struct tdat_error *err);
-/* The CPU holding the earliest event, or NULL at the end. */
-struct stream_cpu *stream_peek(struct stream *s);
-/* Move a CPU (any, not only the earliest) to its next event. */
-void stream_advance(struct stream *s, struct stream_cpu *c);
-/* 1 with the earliest adjusted timestamp of buffer buf of f, 0 if the
- * buffer holds no event (--align-ts). */
-int stream_first_ts(struct tdat_file *f, int buf, const struct ts_adjust *a,
-		    uint64_t *ts);
-void stream_free(struct stream *s);
-uint64_t ts_apply(const struct ts_adjust *a, uint64_t ts);
+struct report_opts {
+	struct report_input inputs[REPORT_MAX_INPUTS];
+	int ninputs;
+	struct report_filter filters[REPORT_MAX_FILTERS];
+	int nfilters;
+	unsigned show;		/* SHOW_* bits; 0 = print the events */
+	const char *event_regex;/* --event */
+	const char *cpu_list;	/* --cpu (several: cpu_lists) */
+	char cpu_lists[256];	/* several --cpu: joined, as they add up */
+	int no_plugins;		/* -N */
+	int raw;		/* -R */
+	int full_ns;		/* -t */
+	int latency;		/* -l */
+	int no_hardirq;		/* -I */
+	int no_softirq;		/* -S */
+	int test_filters;	/* -T */
+	int quiet;		/* -q */
+	int raw_ts;		/* --raw-ts */
+	int nodate;		/* --nodate */
+	int ts_diff;		/* --ts-diff */
+	int align_ts;		/* --align-ts */
+	int json;		/* --json */
+};
+
+/* Print the events (or what ro->show asks for) to stdout, warnings and
+ * errors to stderr.  Returns the exit status: 0, 1, or 2 for a filter or
+ * --cpu list that does not parse. */
+int report_run(const struct report_opts *ro);
 
 #endif

@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert/report/report.h"
+#include "convert/report/report_internal.h"
 #include "convert/report/print.h"
-#include "convert/report/run.h"
+#include "convert/report/report.h"
 #include "convert/report/info.h"
 #include "convert/report/inputs.h"
 #include "convert/report/event_formats.h"

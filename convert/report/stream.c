@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert/report/report.h"
+#include "convert/report/report_internal.h"
 
 /*
  * ts * (ns per tick) in double precision, as trace-cmd computes it; a

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert/report/report.h"
+#include "convert/report/report_internal.h"
 
 static int parse_format(void *ctx, const char *system, const char *text,
 			size_t len)

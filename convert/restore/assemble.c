@@ -1,7 +1,7 @@
 /*
  * assemble.c - a trace.dat from a header-only file plus raw per-CPU page
  * files: trace-cmd's "restore -i HEAD -o OUT CPUFILE...", and the OUT.rec/
- * directory of a recording (record/record.h) when it ends or was killed.
+ * directory of a recording (convert/record/record.h) when it ends or was killed.
  *
  * The writer's metadata is the header file's, with a buffer table made
  * here; the page files stream through restore's page filter, so a page
@@ -14,8 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "convert/restore/assemble.h"
-#include "convert/restore/salvage.h"
+#include "convert/restore/restore_internal.h"
 
 #define READ_PAGES 64
 #define MANIFEST_MAX (1u << 20)

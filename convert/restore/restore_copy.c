@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert/restore/restore_salvage.h"
+#include "convert/restore/salvage_internal.h"
 
 static int copy_raw(struct salvage *sv, struct page_filter *pf,
 		    const struct stream *s, struct tdat_error *err)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert/restore/salvage.h"
+#include "convert/restore/restore_internal.h"
 
 #define BATCH_PAGES 64
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert/restore/restore_salvage.h"
+#include "convert/restore/salvage_internal.h"
 
 /* Does a chunk stream begin at at: a count, then a first chunk that
  * decompresses (or is cut by the end of the file)? */

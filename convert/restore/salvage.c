@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert/restore/restore_salvage.h"
+#include "convert/restore/salvage_internal.h"
 
 int sv_oom(struct salvage *sv, struct tdat_error *err)
 {

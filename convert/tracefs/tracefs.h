@@ -1,10 +1,10 @@
 /*
  * tracefs.h - the live tracefs: where it is mounted, and reading it.
  *
- * Small on purpose; check-events and record share it.  Names start with
- * tfs_ so they never clash with libtracefs's tracefs_*.  Errors are values
- * as in libfmt: -1 and a struct tdat_error holding one line that names
- * the path and what is wrong.
+ * Small on purpose; check-events, record and sysmeta.c use it.  Names
+ * start with tfs_ so they never clash with libtracefs's tracefs_*.
+ * Errors are values as in libfmt: -1 and a struct tdat_error holding one
+ * line that names the path and what is wrong.
  */
 #ifndef TDAT_TRACEFS_H
 #define TDAT_TRACEFS_H

@@ -1,7 +1,8 @@
-/* test_record_opts.c - record's command line (record/opts.c). */
+/* test_record_opts.c - record's command line (cmds/record.c). */
 #include <string.h>
 #include <CUnit/CUnit.h>
-#include "convert/record/recorder.h"
+#include "cmds/cmds.h"
+#include "convert/record/record.h"
 #include "tests/unit/units.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)

@@ -1,12 +1,13 @@
 /*
- * test_report_opts.c - report's command line (report/args.c) read as
+ * test_report_opts.c - report's command line (cmds/report.c) read as
  * trace-cmd report 3.1.6 reads it (each case checked against it live).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
-#include "convert/report/args.h"
+#include "cmds/cmds.h"
+#include "convert/report/report.h"
 #include "tests/unit/units.h"
 
 static struct report_opts ro;

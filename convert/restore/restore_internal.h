@@ -1,19 +1,20 @@
 /*
- * salvage.h - restore's engine for what a crash or damage left: keep
- * every genuine page, drop the rest and say so.
+ * restore_internal.h - what restore's files share (private to
+ * convert/restore/; the interface is restore.h): the page filter that
+ * keeps every genuine page, drops the rest and says so.
  *
  *   restore_pages.c  the page filter: pages in, checked (tdat_page_check),
  *                    good ones batched to a writer, runs of dropped ones
  *                    told as one line each
  *   salvage.c        a damaged trace.dat -> a valid one (restore -o OUT IN),
  *                    with restore_search.c and restore_copy.c
- *                    (restore_salvage.h)
- *   assemble.c       raw page files -> a trace.dat (assemble.h)
+ *                    (salvage_internal.h)
+ *   assemble.c       raw page files -> a trace.dat
  */
-#ifndef TDAT_SALVAGE_H
-#define TDAT_SALVAGE_H
+#ifndef TDAT_RESTORE_INTERNAL_H
+#define TDAT_RESTORE_INTERNAL_H
 
-#include "convert/opts.h"
+#include "convert/restore/restore.h"
 
 /* ---- restore_pages.c ---- */
 
@@ -65,17 +66,5 @@ void pf_free(struct page_filter *pf);
 /* A line to o->warn (if any). */
 void restore_say(const struct convert_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-/* ---- salvage.c ---- */
-
-/*
- * restore -o OUT DAMAGED: read in as far as it goes (strictly where it
- * can, tolerantly where it must), infer what was lost (buffers, CPUs,
- * clock), and write out with every genuine page.  o->version 0 keeps the
- * input's version and codec.  Lines about what was dropped and inferred
- * go to o->warn.  0, or -1 with err (nothing written).
- */
-int salvage_file(const char *in, const char *out,
-		 const struct convert_opts *o, struct tdat_error *err);
 
 #endif

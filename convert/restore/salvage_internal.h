@@ -1,5 +1,5 @@
 /*
- * restore_salvage.h - what the files of restore's salvage share (private):
+ * salvage_internal.h - what the files of restore's salvage share (private):
  *
  *   salvage.c         the plan (buffers, CPU streams) and the output
  *   restore_search.c  buffer sections whose description is lost: find
@@ -7,10 +7,10 @@
  *   restore_copy.c    streams to the writer: raw pages, or chunks with
  *                     resync after a damaged chunk header
  */
-#ifndef TDAT_RESTORE_SALVAGE_H
-#define TDAT_RESTORE_SALVAGE_H
+#ifndef TDAT_SALVAGE_INTERNAL_H
+#define TDAT_SALVAGE_INTERNAL_H
 
-#include "convert/restore/salvage.h"
+#include "convert/restore/restore_internal.h"
 
 #define READ_PAGES 64
 #define MAX_CHUNK (256u << 20)

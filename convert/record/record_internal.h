@@ -1,8 +1,9 @@
 /*
- * recorder.h - what the recorder's files share (private to record/ and
- * cmds/record.c).
+ * record_internal.h - what the recorder's files share (private to
+ * convert/record/; the interface is record.h).
  *
- *   opts.c          command line -> struct record_opts
+ *   record.c        record_run: the session around a COMMAND or a wait
+ *   session.c       one recording from setup to the finished file
  *   tracefs_setup.c change control files, remembering what they held,
  *                   and put every one back (rec_tracefs_*)
  *   readers.c       one thread per CPU stream: trace_pipe_raw -> splice ->
@@ -11,48 +12,13 @@
  *
  * Errors are values as in libfmt: -1 and a struct tdat_error.
  */
-#ifndef TDAT_RECORDER_H
-#define TDAT_RECORDER_H
+#ifndef TDAT_RECORD_INTERNAL_H
+#define TDAT_RECORD_INTERNAL_H
 
 #include <limits.h>
 #include "libfmt/tracedat.h"
+#include "convert/record/record.h"
 #include "convert/tracefs/sysmeta.h"
-
-/* ---- opts.c ---- */
-
-/* One -e: SYSTEM, SYSTEM:EVENT, EVENT or all (system and event NULL). */
-struct rec_event {
-	char *system;		/* NULL: every system ("all", or EVENT alone) */
-	char *event;		/* NULL: every event of system */
-	char *filter;		/* -f after it, or NULL */
-};
-
-/* The top buffer (name "") or a -B instance, with its -e options. */
-struct rec_buf_opts {
-	char *name;
-	int nevents;
-	struct rec_event *events;
-};
-
-struct record_opts {
-	int nbufs;
-	struct rec_buf_opts *bufs;	/* [0]: the top buffer, always there */
-	char *clock;		/* -C, or NULL to leave trace_clock alone */
-	long buffer_kb;		/* -b, 0: leave buffer_size_kb alone */
-	char *cpumask;		/* -M, or NULL */
-	long max_kb;		/* -m, 0: no limit */
-	char *output;		/* -o, default trace.dat */
-	int quiet;		/* -q */
-	int version;		/* --file-version: 6 or 7 */
-	enum tdat_codec codec;	/* --compression */
-	long subbuf_kb;		/* --subbuf-size, 0: leave alone */
-	char **cmd;		/* COMMAND [ARGS], or NULL: until a signal */
-};
-
-/* 0 ok, 1 help was asked for, -1 usage error (msg holds one line). */
-int record_opts_parse(int argc, char **argv, struct record_opts *o,
-		      char *msg, size_t cap);
-void record_opts_free(struct record_opts *o);
 
 /* ---- tracefs_setup.c ---- */
 

@@ -1,0 +1,90 @@
+/*
+ * report_internal.h - what report's files share (private to
+ * convert/report/; the interface is report.h).
+ *
+ * tep_load.c builds a libtraceevent handle from a file's own metadata;
+ * stream.c merges the pages of every buffer and CPU into one timeline;
+ * print.c formats each event line.
+ */
+#ifndef REPORT_INTERNAL_H
+#define REPORT_INTERNAL_H
+
+#include <stdio.h>
+#include <event-parse.h>
+#include "libfmt/tracedat.h"
+
+/* ---- tep_load.c ---- */
+
+/* A tep handle for f: header_page, formats, kallsyms, printk, cmdlines,
+ * and the system's plugins unless load_plugins is 0. */
+struct tep_handle *tep_from_file(const struct tdat_file *f, int load_plugins,
+				 struct tep_plugin_list **plugins,
+				 struct tdat_error *err);
+
+/* ---- stream.c ---- */
+
+/*
+ * How one input's timestamps are shown (FORMAT.md 7.7): the file's own
+ * adjustment (struct tdat_ts_adjust, applied by tdat_ts_apply) plus
+ * report's user options on top.
+ */
+struct ts_adjust {
+	int64_t offset;		/* ns: DATE * 1000 + OFFSET + --ts-offset */
+	uint32_t mult, shift;	/* TSC2NSEC, when mult != 0 */
+	double ts2secs;		/* --ts2secs: ns per tick, instead of mult */
+};
+
+/* One CPU of one buffer of one input, with its current event. */
+struct stream_cpu {
+	struct tdat_file *f;
+	int input;		/* index of the input file */
+	int buf;		/* buffer index in that file */
+	int idx;		/* cpu index in that buffer */
+	int cpu;		/* CPU id */
+	uint32_t page_size;
+	struct tdat_cpu_reader *r;
+	struct tdat_page_iter it;
+	uint64_t page_offset;
+	int in_page;		/* it is valid */
+	struct tdat_event ev;	/* valid while has_event */
+	int has_event;
+	int64_t missed;		/* to report before ev: -1 unknown, 0 none */
+	uint64_t ts;		/* adjusted timestamp of ev */
+	int heap_pos;		/* index in stream.heap, -1 when not in it */
+};
+
+/*
+ * The CPUs in scan order (the order they were added), and a binary heap
+ * of those that hold an event, ordered by (ts, scan order): the earliest
+ * event comes first and ties go to the CPU added first, as in trace-cmd.
+ */
+struct stream {
+	struct stream_cpu *cpus;
+	int ncpus;
+	int *heap;		/* indices into cpus */
+	int nheap;
+	struct ts_adjust adjust[64];	/* per input */
+	int skipped;		/* pages or chunks that could not be read */
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
+};
+
+/* Add every CPU of buffer buf of file f, read as input number input. */
+int stream_add_buffer(struct stream *s, struct tdat_file *f, int input,
+		      int buf, struct tdat_error *err);
+/* The same for the CPUs for which want(ctx, cpu id) says 1 (--cpu). */
+int stream_add_cpus(struct stream *s, struct tdat_file *f, int input,
+		    int buf, int (*want)(const void *ctx, int cpu),
+		    const void *ctx, struct tdat_error *err);
+/* The CPU holding the earliest event, or NULL at the end. */
+struct stream_cpu *stream_peek(struct stream *s);
+/* Move a CPU (any, not only the earliest) to its next event. */
+void stream_advance(struct stream *s, struct stream_cpu *c);
+/* 1 with the earliest adjusted timestamp of buffer buf of f, 0 if the
+ * buffer holds no event (--align-ts). */
+int stream_first_ts(struct tdat_file *f, int buf, const struct ts_adjust *a,
+		    uint64_t *ts);
+void stream_free(struct stream *s);
+uint64_t ts_apply(const struct ts_adjust *a, uint64_t ts);
+
+#endif

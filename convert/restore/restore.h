@@ -1,0 +1,34 @@
+/*
+ * restore.h - the restore engine's interface: a trace.dat rebuilt from
+ * what is left.  Raw per-CPU page files plus metadata become a
+ * trace.dat (what record does when it ends, and what restore does with
+ * the files a crashed recorder left: trace-cmd's trace.dat.cpuN, or our
+ * own OUT.rec/ directory, described in convert/record/record.h); a
+ * damaged trace.dat becomes a valid one.
+ */
+#ifndef TDAT_RESTORE_H
+#define TDAT_RESTORE_H
+
+#include "convert/opts.h"
+
+/* restore -i HEAD -o OUT CPUFILE...: cpufiles[i] holds CPU i of the top
+ * buffer (clock "local" unless head says otherwise). */
+int assemble_cpu_files(const char *head, char *const *cpufiles, int n,
+		       const char *out, const struct convert_opts *o,
+		       struct tdat_error *err);
+
+/* OUT.rec/ (manifest, head.dat, raw files) -> out. */
+int assemble_recording(const char *recdir, const char *out,
+		       const struct convert_opts *o, struct tdat_error *err);
+
+/*
+ * restore -o OUT DAMAGED: read in as far as it goes (strictly where it
+ * can, tolerantly where it must), infer what was lost (buffers, CPUs,
+ * clock), and write out with every genuine page.  o->version 0 keeps the
+ * input's version and codec.  Lines about what was dropped and inferred
+ * go to o->warn.  0, or -1 with err (nothing written).
+ */
+int salvage_file(const char *in, const char *out,
+		 const struct convert_opts *o, struct tdat_error *err);
+
+#endif
