@@ -132,6 +132,11 @@ static int open_one(struct input *in, const struct report_opts *ro, int k,
 		snprintf(err, cap, "%s", e.msg);
 		return -1;
 	}
+	in->ids = recview_ids_new();
+	if (!in->ids) {
+		snprintf(err, cap, "%s: out of memory", in->path);
+		return -1;
+	}
 	in->time_is_ns = input_time_is_ns(ro, in->f, &in->has_clock);
 	*status = 2;
 	if (event_filter_init(&in->filter, ro, k, in->tep, err, cap))
@@ -174,6 +179,7 @@ void inputs_free(struct input *in, int n)
 		free(in[i].labels);
 		free(in[i].cpus_label);
 		event_filter_free(&in[i].filter);
+		recview_ids_free(in[i].ids);
 		if (in[i].plugins)
 			tep_unload_plugins(in[i].plugins, in[i].tep);
 		if (in[i].tep)
