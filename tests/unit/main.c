@@ -60,3 +60,25 @@ int main(void)
 	CU_cleanup_registry();
 	return failed ? 1 : 0;
 }
+
+uint8_t *slurp_file(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	uint8_t *d;
+	long n;
+
+	*len = 0;
+	if (!fp)
+		return NULL;
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	d = malloc((size_t)n);
+	if (d && fread(d, 1, (size_t)n, fp) != (size_t)n) {
+		free(d);
+		d = NULL;
+	}
+	fclose(fp);
+	*len = (size_t)n;
+	return d;
+}
