@@ -75,6 +75,15 @@ int fio_read_blob(const struct tdat_file *f, uint64_t off, uint64_t n,
 /* ---- read.c ---- */
 int read_v6_head(struct tdat_file *f, uint64_t *pos, int strict,
 		 struct tdat_error *err);
+/* v6clock.c: the clock record at off into b (its bracketed word; a
+ * record that is not exactly "[clock]" is kept in f's own section). */
+int v6clock_read(struct tdat_file *f, uint64_t off, struct tdat_buffer *b,
+		 struct tdat_error *err);
+/* The verbatim record kept for buffer name, when its word is clock: 1
+ * with a copy in out (the caller frees it), 0 when there is none, -1. */
+int v6clock_record(const struct tdat_file *m, const char *name,
+		   const char *clock, struct tdat_blob *out,
+		   struct tdat_error *err);
 int read_v6_cpu_table(struct tdat_file *f, uint64_t off,
 		      struct tdat_buffer *b, struct tdat_error *err);
 void tdat_blob_free(struct tdat_blob *b);

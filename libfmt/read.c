@@ -55,32 +55,6 @@ static int read_keyword(struct tdat_file *f, uint64_t off, char kw[10],
 			 " \"options\", \"latency\" or \"flyrecord\" belongs");
 }
 
-/* The clock record after a v6 CPU table: u64 length, "[name]". */
-static int read_v6_clock(struct tdat_file *f, uint64_t off,
-			 struct tdat_buffer *b, struct tdat_error *err)
-{
-	uint8_t lb[8];
-	char text[64];
-	uint64_t len;
-
-	if (fio_read_at(f, off, lb, 8, "clock record", err))
-		return -1;
-	len = tdat_get64(f, lb);
-	free(b->clock);
-	b->clock = NULL;
-	if (len >= 2 && len < sizeof(text) &&
-	    !fio_read_at(f, off + 8, text, (size_t)len, "clock", err) &&
-	    text[0] == '[' && text[len - 1] == ']') {
-		b->clock = strndup(text + 1, (size_t)len - 2);
-	} else if (len != 0) {
-		return tdat_fail(err, f->path, off, "malformed clock record"
-				 " (length %llu)", (unsigned long long)len);
-	}
-	if (!b->clock)
-		b->clock = strdup("");
-	return b->clock ? 0 : tdat_fail(err, f->path, off, "out of memory");
-}
-
 /* The CPU table after v6's "flyrecord\0" at off: cpu_count entries of
  * (offset, size), into b (replacing what b had).  Shared with salvage. */
 int read_v6_cpu_table(struct tdat_file *f, uint64_t off,
@@ -121,7 +95,7 @@ static int read_v6_flyrecord(struct tdat_file *f, struct tdat_buffer *b,
 				 " \"flyrecord\" keyword here", b->name);
 	if (read_v6_cpu_table(f, off, b, err))
 		return -1;
-	return read_v6_clock(f, off + 10 + (uint64_t)f->cpu_count * 16, b, err);
+	return v6clock_read(f, off + 10 + (uint64_t)f->cpu_count * 16, b, err);
 }
 
 static int read_v6_data(struct tdat_file *f, uint64_t pos,

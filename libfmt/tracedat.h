@@ -120,6 +120,14 @@ struct tdat_buffer {
 };
 
 /* A v7 section libfmt does not interpret, kept verbatim. */
+/*
+ * A section id of tdat's own: v6 clock records that are not exactly
+ * "[clock]" (trace-cmd 2.x wrote the whole trace_clock list), kept so
+ * that a v6 output gets them back.  Made by the v6 reader, carried like
+ * any unknown section, used by the v6 writer (v6clock.c).
+ */
+#define TDAT_SECTION_V6_CLOCKS 0x7464
+
 struct tdat_extra_section {
 	uint16_t id;
 	uint16_t flags;

@@ -108,12 +108,25 @@ nomem:
 	return writer_oom(w, err);
 }
 
-/* u64 length, then "[clock]" without a NUL; just a zero length if unknown. */
-static int v6_clock_record(struct tdat_writer *w, const char *clock,
-			   struct tdat_error *err)
+/* u64 length, then "[clock]" without a NUL, or the record the input had
+ * when it was another text naming that clock (v6clock.c); just a zero
+ * length if the clock is unknown. */
+static int v6_clock_record(struct tdat_writer *w, const char *name,
+			   const char *clock, struct tdat_error *err)
 {
 	size_t n = clock ? strlen(clock) : 0;
+	struct tdat_blob kept;
+	int r;
 
+	r = v6clock_record(w->meta, name, clock, &kept, err);
+	if (r < 0)
+		return -1;
+	if (r > 0) {
+		r = emit64(w, kept.len, err) ||
+		    emit(w, kept.data, kept.len, err);
+		tdat_blob_free(&kept);
+		return r ? -1 : 0;
+	}
 	if (!n)
 		return emit64(w, 0, err);
 	return emit64(w, n + 2, err) || emit(w, "[", 1, err) ||
@@ -131,7 +144,8 @@ static int v6_start_block(struct tdat_writer *w, struct wbuf *wb,
 		return -1;
 	wb->table = w->out.pos;
 	if (emit_zeros(w, (uint64_t)w->cpu_count * 16, err) ||
-	    v6_clock_record(w, clock, err) || emit_align(w, w->page_size, err))
+	    v6_clock_record(w, wb->b ? wb->b->name : "", clock, err) ||
+	    emit_align(w, w->page_size, err))
 		return -1;
 	wb->started = 1;
 	return 0;

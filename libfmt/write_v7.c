@@ -387,8 +387,11 @@ int v7_finish_flyrecord(struct tdat_writer *w, struct wbuf *wb,
 	int i, r;
 
 	if (!wb->started) {
-		/* Like trace-cmd, leave out a top buffer without data. */
-		if (!wb->b->name[0])
+		/* Like trace-cmd, leave out a top buffer whose CPUs had no
+		 * data (v6 lists every CPU); keep one described with no CPUs
+		 * at all (a v7 BUFFER option with 0 CPUs): its clock and
+		 * page size are all it says. */
+		if (!wb->b->name[0] && wb->b->ncpus)
 			return 0;
 		if (v7_start_flyrecord(w, wb, err))
 			return -1;

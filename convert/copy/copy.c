@@ -221,10 +221,14 @@ static void warn_v6_losses(const struct tdat_file *in,
 	const struct tdat_buffer *top = tdat_top_buffer(in);
 	int i;
 
-	for (i = 0; i < in->nextra; i++)
+	for (i = 0; i < in->nextra; i++) {
+		/* tdat's own v6 clock records go back where they came from. */
+		if (in->extra[i].id == TDAT_SECTION_V6_CLOCKS)
+			continue;
 		warnf(o, "v6 cannot hold section %u (\"%s\"): dropped",
 		      in->extra[i].id, in->extra[i].description ?
 		      in->extra[i].description : "no description");
+	}
 	if (in->meta_present[TDAT_META_BTF])
 		warnf(o, "v6 cannot hold the BTF section: dropped");
 	if (in->meta_present[TDAT_META_MODULES])

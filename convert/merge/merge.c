@@ -225,8 +225,9 @@ static void order_streams(struct merge_ctx *m)
 						    m->streams[i].bufname);
 		m->total += m->streams[i].size;
 	}
-	qsort(m->streams, (size_t)m->nstreams, sizeof(*m->streams),
-	      cmp_stream);
+	if (m->nstreams)	/* inputs may all lack CPU data */
+		qsort(m->streams, (size_t)m->nstreams, sizeof(*m->streams),
+		      cmp_stream);
 }
 
 static int put_latency(struct merge_ctx *m, struct tdat_writer *w,

@@ -35,11 +35,30 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/*
+ * The clock report goes by: the word in brackets of the TRACECLOCK
+ * option.  trace-cmd 2.x wrote an empty one and the trace_clock list in
+ * v6's clock record; the option's presence is what makes trace-cmd read
+ * that record, and its word (the top buffer's clock) then counts.
+ */
+static int trace_clock(const struct tdat_file *f, char *buf, size_t cap)
+{
+	const struct tdat_buffer *top = tdat_top_buffer(f);
+
+	if (tdat_opt_clock(f, buf, cap))
+		return 1;
+	if (!tdat_find_option(f, TDAT_OPT_TRACECLOCK) || !top || !top->clock ||
+	    !top->clock[0] || strlen(top->clock) >= cap)
+		return 0;
+	strcpy(buf, top->clock);
+	return 1;
+}
+
 int input_time_is_ns(const struct report_opts *ro, const struct tdat_file *f,
 		     int *has_clock)
 {
 	char clock[64];
-	int known = tdat_opt_clock(f, clock, sizeof(clock));
+	int known = trace_clock(f, clock, sizeof(clock));
 
 	if (has_clock)
 		*has_clock = known;
@@ -132,6 +151,11 @@ static int open_one(struct input *in, const struct report_opts *ro, int k,
 		snprintf(err, cap, "%s", e.msg);
 		return -1;
 	}
+	in->ids = recview_ids_new();
+	if (!in->ids) {
+		snprintf(err, cap, "%s: out of memory", in->path);
+		return -1;
+	}
 	in->time_is_ns = input_time_is_ns(ro, in->f, &in->has_clock);
 	*status = 2;
 	if (event_filter_init(&in->filter, ro, k, in->tep, err, cap))
@@ -174,6 +198,7 @@ void inputs_free(struct input *in, int n)
 		free(in[i].labels);
 		free(in[i].cpus_label);
 		event_filter_free(&in[i].filter);
+		recview_ids_free(in[i].ids);
 		if (in[i].plugins)
 			tep_unload_plugins(in[i].plugins, in[i].tep);
 		if (in[i].tep)

@@ -8,12 +8,14 @@
 #include "convert/report/report.h"
 #include "convert/report/report_internal.h"
 #include "convert/report/filter.h"
+#include "convert/report/recview.h"
 
 struct input {
 	const char *path;
 	struct tdat_file *f;
 	struct tep_handle *tep;
 	struct tep_plugin_list *plugins;
+	struct recview_ids *ids;	/* what libtraceevent reads of each id */
 	struct event_filter filter;
 	int filtering;		/* filter has anything to check */
 	int time_is_ns;		/* show sec.usec, not raw clock counts */

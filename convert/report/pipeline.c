@@ -32,6 +32,7 @@ struct entry {
 	uint64_t ts, offset;
 	int64_t missed;
 	uint32_t data, size;	/* payload, in the arena */
+	uint32_t readable;	/* bytes of it libtraceevent may read */
 	uint32_t comm;		/* NUL-terminated, in the arena */
 	uint32_t text, text_len;/* the line, when made */
 	int made;
@@ -104,15 +105,21 @@ static void fill_view(struct event_view *v, struct tep_record *rec,
 	v->buffer = i->f->buffers[buf].name;
 }
 
-static void fill_record(struct tep_record *rec, const struct stream_cpu *c)
+/* rec for c's event; the bytes libtraceevent may read, 0 without
+ * memory for a padded copy (recview.h). */
+static uint32_t fill_record(struct tep_record *rec, struct stream_cpu *c,
+			    struct input *i)
 {
+	const uint8_t *page_end = c->it.page + c->it.page_size;
+
 	rec->ts = c->ts;
 	rec->offset = c->page_offset + c->ev.offset;
 	rec->missed_events = c->missed;
 	rec->size = (int)c->ev.size;
 	rec->record_size = (int)c->ev.size;
-	rec->data = (void *)c->ev.data;
 	rec->cpu = c->cpu;
+	return recview_fill(i->ids, i->tep, rec, c->ev.data, c->ev.size,
+			    page_end, &c->pad);
 }
 
 static int keep(struct input *i, struct tep_record *rec)
@@ -126,26 +133,40 @@ static void set_task(struct event_view *v, struct tep_handle *tep)
 	v->comm = tep_data_comm_from_pid(tep, v->pid);
 }
 
-/* The next event the filters keep, in rec and v; NULL at the end.  The
- * caller calls stream_advance(s, c) when it is done with the event. */
+/* The next event the filters keep, in rec and v; NULL at the end, or
+ * with v->readable 0 when out of memory.  The caller calls
+ * stream_advance(s, c) when it is done with the event. */
 static struct stream_cpu *next_kept(struct stream *s, struct input *in,
 				    struct tep_record *rec,
 				    struct event_view *v)
 {
 	struct stream_cpu *c;
+	uint32_t readable;
 
+	v->readable = 1;
 	while ((c = stream_peek(s))) {
 		struct input *i = &in[c->input];
 
-		fill_record(rec, c);
+		readable = fill_record(rec, c, i);
+		if (!readable) {
+			v->readable = 0;
+			return NULL;
+		}
 		if (keep(i, rec)) {
 			fill_view(v, rec, i, c->buf);
+			v->readable = readable;
 			set_task(v, i->tep);
 			return c;
 		}
 		stream_advance(s, c);
 	}
 	return NULL;
+}
+
+static void out_of_memory(struct outbuf *o)
+{
+	fprintf(stderr, "tdat report: out of memory\n");
+	o->error = 1;
 }
 
 /* One thread does it all: -ts-diff, one CPU, or no threads. */
@@ -164,6 +185,8 @@ static void print_serial(struct printer *p, struct stream *s,
 		if (p->o->error)
 			break;
 	}
+	if (!v.readable)
+		out_of_memory(p->o);
 }
 
 /* ---- workers ---- */
@@ -191,6 +214,7 @@ static void format_batch(struct worker *w, struct batch *b)
 		rec.data = b->arena + e->data;
 		rec.cpu = e->cpu;
 		fill_view(&v, &rec, &w->pl->in[e->input], e->buf);
+		v.readable = e->readable;
 		v.tep = w->tep[e->input];
 		v.pid = e->pid;
 		v.comm = b->arena + e->comm;
@@ -397,6 +421,7 @@ static int add_event(struct reader *r, struct tep_record *rec,
 	e->input = input;
 	e->buf = buf;
 	e->size = (uint32_t)rec->size;
+	e->readable = v->readable;
 	e->made = reader_made(r, input, v->tep, rec);
 	if (e->made) {
 		r->scratch.len = 0;
@@ -404,7 +429,7 @@ static int add_event(struct reader *r, struct tep_record *rec,
 		e->text_len = (uint32_t)r->scratch.len;
 		if (arena_copy(b, r->scratch.buf, r->scratch.len, &e->text))
 			return -1;
-	} else if (arena_copy(b, rec->data, e->size, &e->data) ||
+	} else if (arena_copy(b, rec->data, e->readable, &e->data) ||
 		   arena_copy(b, v->comm, strlen(v->comm) + 1, &e->comm)) {
 		return -1;
 	}
@@ -422,14 +447,14 @@ static void read_all(struct reader *r, struct stream *s, struct input *in)
 	memset(&rec, 0, sizeof(rec));
 	memset(&v, 0, sizeof(v));
 	while ((c = next_kept(s, in, &rec, &v))) {
-		if (add_event(r, &rec, &v, c->input, c->buf)) {
-			fprintf(stderr, "tdat report: out of memory\n");
-			r->o->error = 1;
-		}
+		if (add_event(r, &rec, &v, c->input, c->buf))
+			out_of_memory(r->o);
 		stream_advance(s, c);
 		if (r->o->error)
 			break;
 	}
+	if (!v.readable)
+		out_of_memory(r->o);
 	if (r->b && r->b->n)
 		hand_over(r);
 }

@@ -185,7 +185,8 @@ static void put_info(struct printer *p, const struct event_view *e,
 		     const struct tep_event *ev)
 {
 	struct trace_seq *seq = &p->seq;
-	int cache = !event_has_state(ev);
+	/* A padded record's text depends on bytes past it: not cached. */
+	int cache = !event_has_state(ev) && e->readable == (uint32_t)e->rec->size;
 	const char *text;
 	size_t len;
 

@@ -29,6 +29,8 @@ void outbuf_free(struct outbuf *o);
 struct event_view {
 	struct tep_handle *tep;
 	struct tep_record *rec;	/* data, size, cpu, ts, missed_events */
+	uint32_t readable;	/* bytes at rec->data libtraceevent may read:
+				 * rec->size, or more for a padded copy */
 	uint64_t ts;		/* adjusted timestamp */
 	int time_is_ns;		/* show sec.usec, not raw clock counts */
 	int has_clock;		/* the input names its clock (TRACECLOCK) */

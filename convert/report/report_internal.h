@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <event-parse.h>
 #include "libfmt/tracedat.h"
+#include "convert/report/recview.h"
 
 /* ---- tep_load.c ---- */
 
@@ -51,6 +52,7 @@ struct stream_cpu {
 	int64_t missed;		/* to report before ev: -1 unknown, 0 none */
 	uint64_t ts;		/* adjusted timestamp of ev */
 	int heap_pos;		/* index in stream.heap, -1 when not in it */
+	struct recview_pad pad;	/* ev's padded copy (recview.h) */
 };
 
 /*

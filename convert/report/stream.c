@@ -259,8 +259,10 @@ void stream_free(struct stream *s)
 {
 	int i;
 
-	for (i = 0; i < s->ncpus; i++)
+	for (i = 0; i < s->ncpus; i++) {
 		tdat_cpu_close(s->cpus[i].r);
+		free(s->cpus[i].pad.buf);
+	}
 	free(s->cpus);
 	free(s->heap);
 	s->cpus = NULL;

@@ -53,9 +53,32 @@ int main(void)
 	suite_tsadjust();
 	suite_chunkindex();
 	suite_merge_meta();
+	suite_recview();
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
 	CU_cleanup_registry();
 	return failed ? 1 : 0;
+}
+
+uint8_t *slurp_file(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	uint8_t *d;
+	long n;
+
+	*len = 0;
+	if (!fp)
+		return NULL;
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	d = malloc((size_t)n);
+	if (d && fread(d, 1, (size_t)n, fp) != (size_t)n) {
+		free(d);
+		d = NULL;
+	}
+	fclose(fp);
+	*len = (size_t)n;
+	return d;
 }

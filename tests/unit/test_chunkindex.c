@@ -267,28 +267,6 @@ static void test_next_pages(void)
 
 /* ---- hostile headers ---- */
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	uint8_t *d;
-	long n;
-
-	*len = 0;
-	if (!fp)
-		return NULL;
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	rewind(fp);
-	d = malloc((size_t)n);
-	if (d && fread(d, 1, (size_t)n, fp) != (size_t)n) {
-		free(d);
-		d = NULL;
-	}
-	fclose(fp);
-	*len = (size_t)n;
-	return d;
-}
-
 /* A copy of in with 4 bytes at off set to v (little-endian). */
 static const char *patched(const uint8_t *d, size_t len, uint64_t off,
 			   uint32_t v, const char *name)
@@ -374,7 +352,7 @@ static void test_hostile(void)
 	CU_ASSERT_FATAL(f->buffers[0].cpus[0].cpu == 0);
 	s = f->buffers[0].cpus[0].offset;
 	tdat_close(f);
-	d = slurp(in, &len);
+	d = slurp_file(in, &len);
 	CU_ASSERT_FATAL(d != NULL);
 	c0 = tdat_load32(0, d + s + 4);
 	c1 = tdat_load32(0, d + s + 4 + 8 + c0);

@@ -230,6 +230,55 @@ static void test_v6_rewrite_identical(void)
 	}
 }
 
+/*
+ * v6 clock records that are not "[clock]" (trace-cmd 2.x wrote the whole
+ * trace_clock list): both buffers of a v6 file with an instance get one,
+ * of the same length so the CPU offsets hold.  The clocks are the words
+ * in brackets, and v6 -> v6 and v6 -> v7 -> v6 give the bytes back.
+ */
+static void edit_clock(uint8_t *d, size_t n, size_t *from, const char *text)
+{
+	static const uint8_t rec[] = "\7\0\0\0\0\0\0\0[local]";
+	uint8_t *p = memmem(d + *from, n - *from, rec, 15);
+
+	CU_ASSERT_FATAL(p != NULL);
+	memcpy(p + 8, text, 7);
+	*from = (size_t)(p - d) + 15;
+}
+
+static void test_v6_clock_records(void)
+{
+	struct tdat_write_opts o6 = { .version = 6 };
+	struct tdat_write_opts o7 = { .version = 7, .codec = TDAT_CODEC_ZSTD };
+	struct tdat_file *f, *g;
+	size_t n, at = 0;
+	uint8_t *d;
+	FILE *out;
+
+	d = slurp_file(fixture("v6-2inst-irq-top-sched-inst1.dat"), &n);
+	CU_ASSERT_FATAL(d != NULL);
+	edit_clock(d, n, &at, "x[mono]");
+	edit_clock(d, n, &at, "[boot] ");
+	out = fopen(tmp("clocks.dat"), "wb");
+	CU_ASSERT_FATAL(out && fwrite(d, 1, n, out) == n);
+	fclose(out);
+	free(d);
+	f = open_path(tmp("clocks.dat"));
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_STRING_EQUAL(f->buffers[0].clock, "mono");
+	CU_ASSERT_STRING_EQUAL(f->buffers[1].clock, "boot");
+	CU_ASSERT_EQUAL(copy_file(f, tmp("clocks6.dat"), &o6, 0), 0);
+	CU_ASSERT(same_bytes(tmp("clocks.dat"), tmp("clocks6.dat")));
+	CU_ASSERT_EQUAL(copy_file(f, tmp("clocks7.dat"), &o7, 0), 0);
+	tdat_close(f);
+	g = open_path(tmp("clocks7.dat"));
+	CU_ASSERT_FATAL(g != NULL);
+	CU_ASSERT_STRING_EQUAL(g->buffers[1].clock, "boot");
+	CU_ASSERT_EQUAL(copy_file(g, tmp("clocks76.dat"), &o6, 0), 0);
+	CU_ASSERT(same_bytes(tmp("clocks.dat"), tmp("clocks76.dat")));
+	tdat_close(g);
+}
+
 static void test_v6_v7_v6(void)
 {
 	static const enum tdat_codec codecs[] = {
@@ -1015,6 +1064,8 @@ void suite_write(void)
 
 	CU_add_test(s, "v6 rewritten as v6 is byte-identical",
 		    test_v6_rewrite_identical);
+	CU_add_test(s, "v6 clock records kept whatever their text",
+		    test_v6_clock_records);
 	CU_add_test(s, "v6 -> v7 (none/zlib/zstd) -> v6 identical",
 		    test_v6_v7_v6);
 	CU_add_test(s, "v7 layout as trace-cmd's", test_v7_layout);

@@ -2,12 +2,16 @@
 #ifndef UNITS_H
 #define UNITS_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <CUnit/CUnit.h>
 
 /* Path of a fixture: FIXTURES env or "fixtures", plus name. */
 const char *fixture(const char *name);
 /* A fresh temporary directory for this test run. */
 const char *test_tmpdir(void);
+/* A whole file in memory (the caller frees it), or NULL. */
+uint8_t *slurp_file(const char *path, size_t *len);
 
 void suite_bytes(void);
 void suite_codec(void);
@@ -24,4 +28,5 @@ void suite_salvage(void);
 void suite_tsadjust(void);
 void suite_chunkindex(void);
 void suite_merge_meta(void);
+void suite_recview(void);
 #endif

@@ -1,0 +1,138 @@
+/*
+ * recview.c - records libtraceevent cannot read past (see recview.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "convert/report/recview.h"
+
+#define NO_ID 65536			/* common_type is 16 bits */
+/* A format claiming more than this is not followed further: no real
+ * event comes near it (a dynamic field reaches 128 KiB at most). */
+#define MAX_VIEW (256u << 10)
+
+struct recview_ids {
+	uint32_t extent[NO_ID];	/* end of the last static field, + 1;
+				 * 0 while not learnt */
+	uint8_t dynamic[NO_ID];	/* has __data_loc or __rel_loc fields */
+};
+
+struct recview_ids *recview_ids_new(void)
+{
+	return calloc(1, sizeof(struct recview_ids));
+}
+
+void recview_ids_free(struct recview_ids *ids)
+{
+	free(ids);
+}
+
+static uint32_t field_end(const struct tep_format_field *f)
+{
+	uint64_t end;
+
+	if (f->offset < 0 || f->size < 0)
+		return 0;
+	end = (uint64_t)f->offset + (uint64_t)f->size;
+	return end > MAX_VIEW ? MAX_VIEW : (uint32_t)end;
+}
+
+static void learn_fields(struct recview_ids *ids, int id,
+			 const struct tep_format_field *f)
+{
+	for (; f; f = f->next) {
+		if (field_end(f) + 1 > ids->extent[id])
+			ids->extent[id] = field_end(f) + 1;
+		if (f->flags & TEP_FIELD_IS_DYNAMIC)
+			ids->dynamic[id] = 1;
+	}
+}
+
+static void learn(struct recview_ids *ids, struct tep_handle *tep, int id)
+{
+	struct tep_event *ev = tep_find_event(tep, id);
+
+	ids->extent[id] = 1;
+	if (!ev)
+		return;
+	learn_fields(ids, id, ev->format.common_fields);
+	learn_fields(ids, id, ev->format.fields);
+}
+
+/* Byte pos of the view: the record, then its page, then zeros. */
+static uint8_t byte_at(const uint8_t *data, const uint8_t *page_end,
+		       uint32_t pos)
+{
+	return (size_t)(page_end - data) > pos ? data[pos] : 0;
+}
+
+/* Where the dynamic fields' descriptors send libtraceevent. */
+static uint32_t dynamic_end(struct tep_handle *tep, int id,
+			    const uint8_t *data, const uint8_t *page_end,
+			    uint32_t need)
+{
+	const struct tep_format_field *f;
+	struct tep_event *ev = tep_find_event(tep, id);
+	uint8_t d[4];
+	uint64_t v, end;
+	int k;
+
+	for (f = ev ? ev->format.fields : NULL; f; f = f->next) {
+		if (!(f->flags & TEP_FIELD_IS_DYNAMIC) || field_end(f) < 4)
+			continue;
+		for (k = 0; k < 4; k++)
+			d[k] = byte_at(data, page_end, (uint32_t)f->offset + k);
+		v = tep_read_number(tep, d, 4);
+		end = (v & 0xffff) + (v >> 16);
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			end += field_end(f);
+		if (end > need)
+			need = end > MAX_VIEW ? MAX_VIEW : (uint32_t)end;
+	}
+	return need;
+}
+
+/* need bytes in pad: the record, its page, zeros.  0 without memory. */
+static uint32_t padded(struct recview_pad *pad, const uint8_t *data,
+		       const uint8_t *page_end, uint32_t need)
+{
+	size_t have = (size_t)(page_end - data);
+	uint8_t *p;
+
+	if (need > pad->cap) {
+		p = realloc(pad->buf, need);
+		if (!p)
+			return 0;
+		pad->buf = p;
+		pad->cap = need;
+	}
+	if (have > need)
+		have = need;
+	memcpy(pad->buf, data, have);
+	memset(pad->buf + have, 0, need - have);
+	return need;
+}
+
+uint32_t recview_fill(struct recview_ids *ids, struct tep_handle *tep,
+		      struct tep_record *rec, const uint8_t *data,
+		      uint32_t size, const uint8_t *page_end,
+		      struct recview_pad *pad)
+{
+	uint32_t need;
+	int id;
+
+	rec->data = (void *)data;
+	id = tep_data_type(tep, rec);
+	if (id < 0 || id >= NO_ID)
+		return size;
+	if (!ids->extent[id])
+		learn(ids, tep, id);
+	need = ids->extent[id] - 1;
+	if (ids->dynamic[id])
+		need = dynamic_end(tep, id, data, page_end, need);
+	if (need <= size)
+		return size;
+	need = padded(pad, data, page_end, need);
+	if (need)
+		rec->data = pad->buf;
+	return need;
+}

@@ -1,0 +1,43 @@
+/*
+ * recview.h - records libtraceevent cannot read past.
+ *
+ * libtraceevent reads an event's fields where its format says they are,
+ * whatever the record's size: a static array at the end of the format
+ * (kernel_stack's caller[8]) is read whole even when the kernel wrote
+ * only part of it, and a dynamic field's descriptor is followed wherever
+ * it points.  recview_fill() hands it the record itself when everything
+ * it can read lies inside, else a copy that goes on with the bytes that
+ * follow the record in its page (what trace-cmd shows there) and zeros
+ * past the page's end (trace-cmd shows whatever follows its page buffer
+ * in memory: nothing to match).
+ */
+#ifndef CONVERT_REPORT_RECVIEW_H
+#define CONVERT_REPORT_RECVIEW_H
+
+#include <stdint.h>
+#include <event-parse.h>
+
+/* Per input: each event id's static extent, learnt on first use. */
+struct recview_ids;
+
+struct recview_ids *recview_ids_new(void);
+void recview_ids_free(struct recview_ids *ids);
+
+/* A copy's bytes, reused from event to event (one per CPU stream). */
+struct recview_pad {
+	uint8_t *buf;
+	uint32_t cap;
+};
+
+/*
+ * Point rec->data at readable bytes for the event at data (size bytes,
+ * page_end the end of its page) and return how many may be read there:
+ * size when the record holds all its fields, more for a padded copy in
+ * pad.  rec->size stays the record's size.  0 when out of memory.
+ */
+uint32_t recview_fill(struct recview_ids *ids, struct tep_handle *tep,
+		      struct tep_record *rec, const uint8_t *data,
+		      uint32_t size, const uint8_t *page_end,
+		      struct recview_pad *pad);
+
+#endif

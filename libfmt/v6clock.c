@@ -1,0 +1,160 @@
+/*
+ * v6clock.c - v6's clock record: a u64 length, then text, after each CPU
+ * table.  trace-cmd 3 writes "[local]"; trace-cmd 2.x wrote the whole
+ * trace_clock list there, "[local] global counter ... x86-tsc\n".  The
+ * clock is the bracketed word wherever it stands.
+ *
+ * A record that is not exactly "[clock]" is kept verbatim in a section of
+ * tdat's own (TDAT_SECTION_V6_CLOCKS) among the file's unknown sections,
+ * which every engine carries from input to output, so that a v6 output
+ * gets the same bytes back (v6 -> v7 -> v6 included).  trace-cmd reaches
+ * sections through options only, so it never sees it.  Its body: for
+ * each buffer with such a record, the buffer's name and a NUL, a u32
+ * length, the record's text (file byte order).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "libfmt/internal.h"
+
+/* No trace_clock list comes near this. */
+#define V6_CLOCK_MAX 4096
+
+/* The word between the first '[' and the next ']', or -1. */
+static int bracketed(const char *text, size_t len, char *buf, size_t cap)
+{
+	const char *a = memchr(text, '[', len), *b;
+
+	if (!a)
+		return -1;
+	b = memchr(a, ']', len - (size_t)(a - text));
+	if (!b || (size_t)(b - a - 1) >= cap)
+		return -1;
+	memcpy(buf, a + 1, (size_t)(b - a - 1));
+	buf[b - a - 1] = 0;
+	return 0;
+}
+
+static struct tdat_extra_section *own_section(struct tdat_file *f)
+{
+	struct tdat_extra_section *x;
+	int i;
+
+	for (i = 0; i < f->nextra; i++)
+		if (f->extra[i].id == TDAT_SECTION_V6_CLOCKS)
+			return &f->extra[i];
+	x = realloc(f->extra, (size_t)(f->nextra + 1) * sizeof(*x));
+	if (!x)
+		return NULL;
+	f->extra = x;
+	x = &f->extra[f->nextra];
+	memset(x, 0, sizeof(*x));
+	x->id = TDAT_SECTION_V6_CLOCKS;
+	x->description = strdup("tdat: v6 clock records");
+	if (!x->description)
+		return NULL;
+	f->nextra++;
+	return x;
+}
+
+/* Add (name, text) to f's own section. */
+static int keep_verbatim(struct tdat_file *f, const char *name,
+			 const char *text, uint32_t len)
+{
+	struct tdat_extra_section *x = own_section(f);
+	size_t n = strlen(name) + 1, at;
+	uint8_t *p;
+
+	if (!x)
+		return -1;
+	at = x->body.len;
+	p = realloc(x->body.data, at + n + 4 + len);
+	if (!p)
+		return -1;
+	memcpy(p + at, name, n);
+	tdat_store32(f->big_endian, p + at + n, len);
+	memcpy(p + at + n + 4, text, len);
+	x->body.data = p;
+	x->body.len = at + n + 4 + len;
+	return 0;
+}
+
+int v6clock_read(struct tdat_file *f, uint64_t off, struct tdat_buffer *b,
+		 struct tdat_error *err)
+{
+	char text[V6_CLOCK_MAX], clock[64] = "";
+	uint8_t lb[8];
+	uint64_t len;
+	int exact;
+
+	if (fio_read_at(f, off, lb, 8, "clock record", err))
+		return -1;
+	len = tdat_get64(f, lb);
+	if (len > V6_CLOCK_MAX)
+		return tdat_fail(err, f->path, off, "malformed clock record"
+				 " (length %llu)", (unsigned long long)len);
+	if (len && fio_read_at(f, off + 8, text, (size_t)len, "clock", err))
+		return -1;
+	bracketed(text, (size_t)len, clock, sizeof(clock));
+	free(b->clock);
+	b->clock = strdup(clock);
+	if (!b->clock)
+		return tdat_fail(err, f->path, off, "out of memory");
+	/* "[clock]" is what a v6 writer makes of b->clock anyway. */
+	exact = clock[0] && len == strlen(clock) + 2 && text[0] == '[';
+	if (len && !exact && keep_verbatim(f, b->name, text, (uint32_t)len))
+		return tdat_fail(err, f->path, off, "out of memory");
+	return 0;
+}
+
+/* The record for buffer name in body, if it names clock: 1 with a copy
+ * in out, 0 without, -1 out of memory. */
+static int find_in(const struct tdat_file *m, const struct tdat_blob *body,
+		   const char *name, const char *clock, struct tdat_blob *out)
+{
+	size_t pos = 0, n;
+	uint32_t len;
+	char word[64];
+
+	while (pos < body->len) {
+		const char *s = (const char *)body->data + pos;
+
+		n = strnlen(s, body->len - pos);
+		if (pos + n + 5 > body->len)
+			return 0;
+		len = tdat_load32(m->big_endian, body->data + pos + n + 1);
+		pos += n + 5;
+		if (len > body->len - pos)
+			return 0;
+		if (bracketed((const char *)body->data + pos, len, word,
+			      sizeof(word)))
+			word[0] = 0;	/* it names no clock, as the reader saw */
+		if (!strcmp(s, name) && !strcmp(word, clock))
+			return tdat_blob_dup(out, body->data + pos, len) ? -1
+									 : 1;
+		pos += len;
+	}
+	return 0;
+}
+
+int v6clock_record(const struct tdat_file *m, const char *name,
+			 const char *clock, struct tdat_blob *out,
+			 struct tdat_error *err)
+{
+	struct tdat_blob body;
+	int i, r;
+
+	out->data = NULL;
+	out->len = 0;
+	for (i = 0; i < m->nextra; i++) {
+		if (m->extra[i].id != TDAT_SECTION_V6_CLOCKS)
+			continue;
+		if (tdat_extra_decode(m, &m->extra[i], &body, err))
+			return -1;
+		r = find_in(m, &body, name, clock ? clock : "", out);
+		tdat_blob_free(&body);
+		if (r)
+			return r < 0 ? tdat_fail_nooff(err, m->path,
+						       "out of memory") : 1;
+	}
+	return 0;
+}

@@ -1,0 +1,169 @@
+/*
+ * test_recview.c - records libtraceevent cannot read past
+ * (convert/report/recview.c), on a format with kernel_stack's layout: a
+ * static array caller[8] that the kernel fills only in part, and one
+ * with a dynamic field.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tests/unit/units.h"
+#include "convert/report/recview.h"
+
+static const char stack_fmt[] =
+	"name: kernel_stack\nID: 7\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n\n"
+	"print fmt: \"%d\", REC->size\n";
+
+static const char name_fmt[] =
+	"name: named\nID: 9\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%s\", __get_str(name)\n";
+
+static struct tep_handle *tep_with_formats(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tep_event *ev;
+
+	CU_ASSERT_FATAL(tep != NULL);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, 8);
+	CU_ASSERT_FATAL(!tep_parse_format(tep, &ev, stack_fmt,
+					  sizeof(stack_fmt) - 1, "ftrace"));
+	CU_ASSERT_FATAL(!tep_parse_format(tep, &ev, name_fmt,
+					  sizeof(name_fmt) - 1, "test"));
+	return tep;
+}
+
+/* A page of 0xaa with an event of id at pos: common_type, then 0x11. */
+static void put_event(uint8_t *page, uint32_t pos, uint16_t id, uint32_t size)
+{
+	memset(page + pos, 0x11, size);
+	memcpy(page + pos, &id, 2);
+}
+
+static void test_whole_record(void)
+{
+	struct tep_handle *tep = tep_with_formats();
+	struct recview_ids *ids = recview_ids_new();
+	struct recview_pad pad = { 0 };
+	struct tep_record rec = { 0 };
+	uint8_t page[256];
+
+	memset(page, 0xaa, sizeof(page));
+	put_event(page, 16, 7, 80);
+	CU_ASSERT_EQUAL(recview_fill(ids, tep, &rec, page + 16, 80,
+				     page + sizeof(page), &pad), 80);
+	CU_ASSERT_PTR_EQUAL(rec.data, page + 16);
+	CU_ASSERT_PTR_NULL(pad.buf);
+	recview_ids_free(ids);
+	tep_free(tep);
+}
+
+/* Short record inside the page: the page's bytes follow it. */
+static void test_short_in_page(void)
+{
+	struct tep_handle *tep = tep_with_formats();
+	struct recview_ids *ids = recview_ids_new();
+	struct recview_pad pad = { 0 };
+	struct tep_record rec = { 0 };
+	uint8_t page[256];
+
+	memset(page, 0xaa, sizeof(page));
+	put_event(page, 16, 7, 56);	/* 5 of the 8 callers */
+	CU_ASSERT_EQUAL(recview_fill(ids, tep, &rec, page + 16, 56,
+				     page + sizeof(page), &pad), 80);
+	CU_ASSERT_PTR_EQUAL(rec.data, pad.buf);
+	CU_ASSERT(!memcmp(pad.buf, page + 16, 80));
+	free(pad.buf);
+	recview_ids_free(ids);
+	tep_free(tep);
+}
+
+/* Short record at the page's end: zeros past it. */
+static void test_short_at_page_end(void)
+{
+	struct tep_handle *tep = tep_with_formats();
+	struct recview_ids *ids = recview_ids_new();
+	struct recview_pad pad = { 0 };
+	struct tep_record rec = { 0 };
+	uint8_t page[136], zeros[20] = { 0 };
+
+	memset(page, 0xaa, sizeof(page));
+	put_event(page, 76, 7, 56);	/* 4 bytes of page after it */
+	CU_ASSERT_EQUAL(recview_fill(ids, tep, &rec, page + 76, 56,
+				     page + sizeof(page), &pad), 80);
+	CU_ASSERT(!memcmp(pad.buf, page + 76, 60));
+	CU_ASSERT(!memcmp(pad.buf + 60, zeros, 20));
+	free(pad.buf);
+	recview_ids_free(ids);
+	tep_free(tep);
+}
+
+/* A dynamic field's descriptor pointing past the record. */
+static void test_dynamic_past_record(void)
+{
+	struct tep_handle *tep = tep_with_formats();
+	struct recview_ids *ids = recview_ids_new();
+	struct recview_pad pad = { 0 };
+	struct tep_record rec = { 0 };
+	uint8_t page[256];
+	uint32_t loc = (10u << 16) | 30;	/* 10 bytes at offset 30 */
+
+	memset(page, 0xaa, sizeof(page));
+	put_event(page, 0, 9, 16);
+	memcpy(page + 8, &loc, 4);
+	CU_ASSERT_EQUAL(recview_fill(ids, tep, &rec, page, 16,
+				     page + sizeof(page), &pad), 40);
+	CU_ASSERT(!memcmp(pad.buf, page, 40));
+	loc = (8u << 16) | 8;		/* inside the record */
+	memcpy(page + 8, &loc, 4);
+	CU_ASSERT_EQUAL(recview_fill(ids, tep, &rec, page, 16,
+				     page + sizeof(page), &pad), 16);
+	CU_ASSERT_PTR_EQUAL(rec.data, page);
+	free(pad.buf);
+	recview_ids_free(ids);
+	tep_free(tep);
+}
+
+/* An id no format has: the record as it is. */
+static void test_unknown_id(void)
+{
+	struct tep_handle *tep = tep_with_formats();
+	struct recview_ids *ids = recview_ids_new();
+	struct recview_pad pad = { 0 };
+	struct tep_record rec = { 0 };
+	uint8_t page[64];
+
+	memset(page, 0xaa, sizeof(page));
+	put_event(page, 0, 500, 12);
+	CU_ASSERT_EQUAL(recview_fill(ids, tep, &rec, page, 12,
+				     page + sizeof(page), &pad), 12);
+	CU_ASSERT_PTR_EQUAL(rec.data, page);
+	recview_ids_free(ids);
+	tep_free(tep);
+}
+
+void suite_recview(void)
+{
+	CU_pSuite s = CU_add_suite("recview", NULL, NULL);
+
+	CU_add_test(s, "a record holding its fields is used as it is",
+		    test_whole_record);
+	CU_add_test(s, "a short record goes on with its page",
+		    test_short_in_page);
+	CU_add_test(s, "past the page's end: zeros", test_short_at_page_end);
+	CU_add_test(s, "dynamic fields pointing past the record",
+		    test_dynamic_past_record);
+	CU_add_test(s, "unknown ids", test_unknown_id);
+}
