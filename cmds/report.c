@@ -50,6 +50,9 @@ static const char usage[] =
 "  --ts2secs HZ        timestamps count at HZ per second (before the\n"
 "                      second -i: the default of every file)\n"
 "  --ts-diff           show the time since the previous event\n"
+"  --layout VERSION    lines as trace-cmd VERSION prints them: 3.1 (the\n"
+"                      default, Debian's 3.1.6) or 3.4 (3.3 and later:\n"
+"                      latency flags after the CPU)\n"
 "  --align-ts          count time from the first event\n"
 "  --raw-ts            timestamps as recorded, without corrections\n"
 "  --nodate            ignore the date offset saved by record --date\n"
@@ -70,6 +73,7 @@ enum {
 	OPT_TS_OFFSET,
 	OPT_TS2SECS,
 	OPT_TS_DIFF,
+	OPT_LAYOUT,
 	OPT_ALIGN_TS,
 	OPT_CPU,
 	OPT_EVENT,
@@ -104,6 +108,7 @@ static const struct option long_opts[] = {
 	{ "ts-offset", required_argument, NULL, OPT_TS_OFFSET },
 	{ "ts2secs", required_argument, NULL, OPT_TS2SECS },
 	{ "ts-diff", no_argument, NULL, OPT_TS_DIFF },
+	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "align-ts", no_argument, NULL, OPT_ALIGN_TS },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "event", required_argument, NULL, OPT_EVENT },
@@ -262,6 +267,20 @@ static int check_json(const struct report_opts *ro, char *err, size_t cap)
 	return bad(err, cap, "--json does not go with %s", what);
 }
 
+/* --layout: the trace-cmd whose event lines to print. */
+static int parse_layout(struct report_opts *ro, const char *arg, char *err,
+			size_t cap)
+{
+	if (!strcmp(arg, "3.1"))
+		ro->layout34 = 0;
+	else if (!strcmp(arg, "3.4"))
+		ro->layout34 = 1;
+	else
+		return bad(err, cap, "--layout: \"%s\" is not 3.1 or 3.4",
+			   arg);
+	return 0;
+}
+
 static int parse_one(struct report_opts *ro, int c, int idx, int *negate,
 		     char **argv, char *err, size_t cap)
 {
@@ -286,6 +305,7 @@ static int parse_one(struct report_opts *ro, int c, int idx, int *negate,
 	case OPT_NODATE: ro->nodate = 1; break;
 	case OPT_RAW_TS: ro->raw_ts = 1; break;
 	case OPT_TS_DIFF: ro->ts_diff = 1; break;
+	case OPT_LAYOUT: return parse_layout(ro, optarg, err, cap);
 	case OPT_ALIGN_TS: ro->align_ts = 1; break;
 	case OPT_CPU: return add_cpu_list(ro, optarg, err, cap);
 	case OPT_EVENT: ro->event_regex = optarg; break;

@@ -238,6 +238,10 @@ void print_text_line(struct printer *p, const struct event_view *e)
 		put_latency(p, e);
 	} else {
 		put_task(o, comm, pid, e->rec->cpu);
+		if (p->opts.layout34 && !p->opts.raw)
+			outbuf_putc(o, ' ');
+		if (p->opts.layout34)
+			put_latency(p, e);
 	}
 	put_time(o, p, e);
 	if (p->opts.ts_diff)

@@ -47,6 +47,7 @@ struct print_opts {
 	int raw;		/* -R */
 	int latency;		/* -l */
 	int ts_diff;		/* --ts-diff */
+	int layout34;		/* latency flags after the CPU, as 3.3+ */
 };
 
 /*

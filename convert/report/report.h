@@ -63,6 +63,7 @@ struct report_opts {
 	int raw_ts;		/* --raw-ts */
 	int nodate;		/* --nodate */
 	int ts_diff;		/* --ts-diff */
+	int layout34;		/* --layout 3.4: trace-cmd 3.3+'s line layout */
 	int align_ts;		/* --align-ts */
 	int json;		/* --json */
 };

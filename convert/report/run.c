@@ -106,6 +106,7 @@ static int report_events(const struct report_opts *ro, struct input *in,
 	po.raw = ro->raw;
 	po.latency = ro->latency;
 	po.ts_diff = ro->ts_diff;
+	po.layout34 = ro->layout34;
 	outbuf_init(&o, stdout);
 	print_init(&p, &o, &po);
 	if (ro->json)	/* no cpus= lines: every line is an object */

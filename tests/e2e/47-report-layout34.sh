@@ -1,0 +1,40 @@
+#!/bin/bash
+# report --layout 3.4: event lines as trace-cmd 3.3 and later print them
+# (latency flags after the CPU, "-0x.." flags with -R), byte for byte
+# against trace-cmd 3.4 (../shared/tools/tc34, Debian's own 3.4 packages
+# set up in a private directory).  Plugins are off (-N) on both sides:
+# 3.4 comes with libtraceevent 1.9, whose plugins print some events
+# otherwise than the system's 1.7 (sched_switch's prev_state "I" for "W",
+# raw function pointers as "sym (0xaddr)"); that is the library, not the
+# layout.
+. "$E2E/lib.sh"
+
+tc34=$E2E/../../../shared/tools/tc34
+[ -x "$tc34" ] || skip "no ../shared/tools/tc34 beside the project"
+"$tc34" --tc34-info >/dev/null 2>&1 || "$tc34" --build >/dev/null 2>&1 ||
+	skip "tc34 (trace-cmd 3.4) cannot be set up here"
+
+step "3.1 stays the default"
+f=$FIX/v7-zstd-sched-irq-tc34.dat
+expect_exit 0 $TDAT report -i "$f"
+cp "$OUT" default.txt
+expect_exit 0 $TDAT report --layout 3.1 -i "$f"
+assert_same default.txt "$OUT"
+expect_exit 2 $TDAT report --layout 3.2 -i "$f"
+assert_lines 1 "$ERR"
+
+step "3.4's lines, every fixture"
+for f in "$FIX"/*.dat "$FIX"/external/alexiusmd.dat; do
+	for o in "" "-t" "--ts-diff" "-l" "--cpu 0" "-R"; do
+		# 1.9 prints raw function pointers with their symbol
+		[ "$o" = -R ] && case $f in *markers*) continue ;; esac
+		expect_exit 0 $TDAT report --layout 3.4 -N $o -i "$f"
+		"$tc34" report -N $o -i "$f" >theirs.txt 2>/dev/null
+		cmp -s theirs.txt "$OUT" || {
+			diff theirs.txt "$OUT" | head -n 6 >&2
+			fail "${f##*/} $o: not as trace-cmd 3.4"
+		}
+	done
+done
+expect_exit 0 $TDAT report --layout 3.4 -i "$FIX/v7-zstd-sched-irq-tc34.dat"
+assert_grep '^ +[^ ]+-[0-9]+ +\[00[01]\] d\.\.2\. +[0-9]+\.[0-9]{6}: sched_switch: ' "$OUT"
