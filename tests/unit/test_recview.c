@@ -45,6 +45,37 @@ static struct tep_handle *tep_with_formats(void)
 	return tep;
 }
 
+/* What every case needs: the formats, the id table, a pad, a record. */
+struct view_case {
+	struct tep_handle *tep;
+	struct recview_ids *ids;
+	struct recview_pad pad;
+	struct tep_record rec;
+};
+
+static void case_open(struct view_case *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->tep = tep_with_formats();
+	c->ids = recview_ids_new();
+	CU_ASSERT_FATAL(c->ids != NULL);
+}
+
+static void case_close(struct view_case *c)
+{
+	free(c->pad.buf);
+	recview_ids_free(c->ids);
+	tep_free(c->tep);
+}
+
+/* recview_fill for the event at data (size bytes) in page[0..n). */
+static uint32_t fill(struct view_case *c, const uint8_t *data, uint32_t size,
+		     const uint8_t *page, size_t n)
+{
+	return recview_fill(c->ids, c->tep, &c->rec, data, size, page + n,
+			    &c->pad);
+}
+
 /* A page of 0xaa with an event of id at pos: common_type, then 0x11. */
 static void put_event(uint8_t *page, uint32_t pos, uint16_t id, uint32_t size)
 {
@@ -54,104 +85,80 @@ static void put_event(uint8_t *page, uint32_t pos, uint16_t id, uint32_t size)
 
 static void test_whole_record(void)
 {
-	struct tep_handle *tep = tep_with_formats();
-	struct recview_ids *ids = recview_ids_new();
-	struct recview_pad pad = { 0 };
-	struct tep_record rec = { 0 };
+	struct view_case c;
 	uint8_t page[256];
 
+	case_open(&c);
 	memset(page, 0xaa, sizeof(page));
 	put_event(page, 16, 7, 80);
-	CU_ASSERT_EQUAL(recview_fill(ids, tep, &rec, page + 16, 80,
-				     page + sizeof(page), &pad), 80);
-	CU_ASSERT_PTR_EQUAL(rec.data, page + 16);
-	CU_ASSERT_PTR_NULL(pad.buf);
-	recview_ids_free(ids);
-	tep_free(tep);
+	CU_ASSERT_EQUAL(fill(&c, page + 16, 80, page, sizeof(page)), 80);
+	CU_ASSERT_PTR_EQUAL(c.rec.data, page + 16);
+	CU_ASSERT_PTR_NULL(c.pad.buf);
+	case_close(&c);
 }
 
 /* Short record inside the page: the page's bytes follow it. */
 static void test_short_in_page(void)
 {
-	struct tep_handle *tep = tep_with_formats();
-	struct recview_ids *ids = recview_ids_new();
-	struct recview_pad pad = { 0 };
-	struct tep_record rec = { 0 };
+	struct view_case c;
 	uint8_t page[256];
 
+	case_open(&c);
 	memset(page, 0xaa, sizeof(page));
 	put_event(page, 16, 7, 56);	/* 5 of the 8 callers */
-	CU_ASSERT_EQUAL(recview_fill(ids, tep, &rec, page + 16, 56,
-				     page + sizeof(page), &pad), 80);
-	CU_ASSERT_PTR_EQUAL(rec.data, pad.buf);
-	CU_ASSERT(!memcmp(pad.buf, page + 16, 80));
-	free(pad.buf);
-	recview_ids_free(ids);
-	tep_free(tep);
+	CU_ASSERT_EQUAL(fill(&c, page + 16, 56, page, sizeof(page)), 80);
+	CU_ASSERT_PTR_EQUAL(c.rec.data, c.pad.buf);
+	CU_ASSERT(!memcmp(c.pad.buf, page + 16, 80));
+	case_close(&c);
 }
 
 /* Short record at the page's end: zeros past it. */
 static void test_short_at_page_end(void)
 {
-	struct tep_handle *tep = tep_with_formats();
-	struct recview_ids *ids = recview_ids_new();
-	struct recview_pad pad = { 0 };
-	struct tep_record rec = { 0 };
+	struct view_case c;
 	uint8_t page[136], zeros[20] = { 0 };
 
+	case_open(&c);
 	memset(page, 0xaa, sizeof(page));
 	put_event(page, 76, 7, 56);	/* 4 bytes of page after it */
-	CU_ASSERT_EQUAL(recview_fill(ids, tep, &rec, page + 76, 56,
-				     page + sizeof(page), &pad), 80);
-	CU_ASSERT(!memcmp(pad.buf, page + 76, 60));
-	CU_ASSERT(!memcmp(pad.buf + 60, zeros, 20));
-	free(pad.buf);
-	recview_ids_free(ids);
-	tep_free(tep);
+	CU_ASSERT_EQUAL(fill(&c, page + 76, 56, page, sizeof(page)), 80);
+	CU_ASSERT(!memcmp(c.pad.buf, page + 76, 60));
+	CU_ASSERT(!memcmp(c.pad.buf + 60, zeros, 20));
+	case_close(&c);
 }
 
 /* A dynamic field's descriptor pointing past the record. */
 static void test_dynamic_past_record(void)
 {
-	struct tep_handle *tep = tep_with_formats();
-	struct recview_ids *ids = recview_ids_new();
-	struct recview_pad pad = { 0 };
-	struct tep_record rec = { 0 };
+	struct view_case c;
 	uint8_t page[256];
 	uint32_t loc = (10u << 16) | 30;	/* 10 bytes at offset 30 */
 
+	case_open(&c);
 	memset(page, 0xaa, sizeof(page));
 	put_event(page, 0, 9, 16);
 	memcpy(page + 8, &loc, 4);
-	CU_ASSERT_EQUAL(recview_fill(ids, tep, &rec, page, 16,
-				     page + sizeof(page), &pad), 40);
-	CU_ASSERT(!memcmp(pad.buf, page, 40));
+	CU_ASSERT_EQUAL(fill(&c, page, 16, page, sizeof(page)), 40);
+	CU_ASSERT(!memcmp(c.pad.buf, page, 40));
 	loc = (8u << 16) | 8;		/* inside the record */
 	memcpy(page + 8, &loc, 4);
-	CU_ASSERT_EQUAL(recview_fill(ids, tep, &rec, page, 16,
-				     page + sizeof(page), &pad), 16);
-	CU_ASSERT_PTR_EQUAL(rec.data, page);
-	free(pad.buf);
-	recview_ids_free(ids);
-	tep_free(tep);
+	CU_ASSERT_EQUAL(fill(&c, page, 16, page, sizeof(page)), 16);
+	CU_ASSERT_PTR_EQUAL(c.rec.data, page);
+	case_close(&c);
 }
 
 /* An id no format has: the record as it is. */
 static void test_unknown_id(void)
 {
-	struct tep_handle *tep = tep_with_formats();
-	struct recview_ids *ids = recview_ids_new();
-	struct recview_pad pad = { 0 };
-	struct tep_record rec = { 0 };
+	struct view_case c;
 	uint8_t page[64];
 
+	case_open(&c);
 	memset(page, 0xaa, sizeof(page));
 	put_event(page, 0, 500, 12);
-	CU_ASSERT_EQUAL(recview_fill(ids, tep, &rec, page, 12,
-				     page + sizeof(page), &pad), 12);
-	CU_ASSERT_PTR_EQUAL(rec.data, page);
-	recview_ids_free(ids);
-	tep_free(tep);
+	CU_ASSERT_EQUAL(fill(&c, page, 12, page, sizeof(page)), 12);
+	CU_ASSERT_PTR_EQUAL(c.rec.data, page);
+	case_close(&c);
 }
 
 void suite_recview(void)
