@@ -9,6 +9,10 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "libfmt/tracedat.h"
+#include "libfmt/stored.h"
+#include "libfmt/pagecut.h"
+#include "libfmt/chunkindex.h"
+#include "libfmt/salvage.h"
 
 /* Largest metadata part or chunk we agree to hold in memory. */
 #define TDAT_MAX_BLOB   (1u << 30)

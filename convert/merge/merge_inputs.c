@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/merge/merge_internal.h"
+#include "libfmt/stored.h"
+#include "libfmt/chunkindex.h"
 
 void input_slim(struct tdat_file *f)
 {

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/merge/merge_meta_internal.h"
+#include "libfmt/stored.h"
 
 /* ---- copies ---- */
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/merge/merge_meta_internal.h"
+#include "libfmt/stored.h"
 
 /* A set of lines (or of keys: the text up to the first space). */
 struct lineset {

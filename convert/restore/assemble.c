@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "convert/restore/assemble.h"
 #include "convert/restore/salvage.h"
+#include "libfmt/salvage.h"
 
 #define READ_PAGES 64
 #define MANIFEST_MAX (1u << 20)

@@ -11,6 +11,7 @@
 #define TDAT_RESTORE_SALVAGE_H
 
 #include "convert/restore/salvage.h"
+#include "libfmt/salvage.h"
 
 #define READ_PAGES 64
 #define MAX_CHUNK (256u << 20)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/restore/restore_salvage.h"
+#include "libfmt/salvage.h"
 
 int sv_oom(struct salvage *sv, struct tdat_error *err)
 {

@@ -14,6 +14,7 @@
 #define TDAT_SALVAGE_H
 
 #include "convert/opts.h"
+#include "libfmt/salvage.h"
 
 /* ---- restore_pages.c ---- */
 

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "convert/split/split.h"
+#include "libfmt/pagecut.h"
+#include "libfmt/chunkindex.h"
 
 #define SPLIT_OPEN 8		/* pieces open at once */
 #define RUN_PAGES 64		/* pages handed to a writer at once */

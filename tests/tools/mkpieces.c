@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "libfmt/tracedat.h"
+#include "libfmt/pagecut.h"
 
 struct plan {
 	int pages;		/* -p */

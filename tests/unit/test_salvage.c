@@ -10,6 +10,7 @@
 #include <string.h>
 #include "tests/unit/units.h"
 #include "libfmt/tracedat.h"
+#include "libfmt/salvage.h"
 
 static struct tdat_file *open_fixture(const char *name)
 {
