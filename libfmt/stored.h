@@ -11,18 +11,40 @@
 #include "libfmt/tracedat.h"
 
 /*
+ * A v7 metadata section's body as the file stores it: one compression
+ * block (u32 csize, u32 usize, data), still compressed.  Kept only when
+ * asked (tdat_open_flags), so that a writer of the same codec can copy it
+ * instead of compressing meta[i] again, and so that two files' sections
+ * can be compared without decompressing them.  It stands for meta[i] only
+ * while meta[i] is the content it decodes to: tdat_meta_stored() checks
+ * that (content and content_len are the meta[i] it was decoded into), and
+ * tdat_meta_set() drops it.  Change meta[i] only through tdat_meta_set().
+ */
+struct tdat_stored {
+	struct tdat_blob bytes;	/* the body; empty while only located */
+	uint64_t offset;	/* the section header in the file (for errors) */
+	uint64_t size;		/* body bytes */
+	enum tdat_codec codec;
+	int big_endian;		/* of the block header */
+	int pending;		/* meta[i] not decoded yet: tdat_meta_load */
+	const uint8_t *content;	/* meta[i].data it decodes to */
+	size_t content_len;
+};
+
+/*
  * Opening with flags (0 is tdat_open).  For v7 files whose metadata
  * sections are compressed:
  *   TDAT_OPEN_KEEP_STORED  decode every section as tdat_open does, and
- *                          keep its stored bytes too (f->stored[i]);
+ *                          keep its stored bytes too;
  *   TDAT_OPEN_LAZY_META    decode only the headers section (page layout);
  *                          the others are located, checked for size, and
- *                          left pending (meta_present[i] set, meta[i]
+ *                          left pending (tdat_meta_has() says 1, meta[i]
  *                          empty) until tdat_meta_load().  The stored
  *                          bytes of pending sections are read from the
  *                          file when needed, so the file must stay open.
  * A file with pending sections is only for the tdat_meta_* calls below
- * and the v7 writer; load them before anything else reads meta[].
+ * and in metabuild.h, and the v7 writer; load them before anything else
+ * reads meta[].
  */
 #define TDAT_OPEN_KEEP_STORED	1u
 #define TDAT_OPEN_LAZY_META	2u
@@ -53,16 +75,8 @@ const struct tdat_stored *tdat_meta_stored(const struct tdat_file *f,
  * still be equal once decoded), -1 on a read error. */
 int tdat_meta_same_stored(const struct tdat_file *a, const struct tdat_file *b,
 			  enum tdat_meta m, struct tdat_error *err);
-/* Replace part m by content (taken over; content is emptied) and mark it
- * present; its stored form is dropped. */
-void tdat_meta_set(struct tdat_file *f, enum tdat_meta m,
-		   struct tdat_blob *content);
 /* Forget the stored form of part m (its bytes are freed). */
 void tdat_meta_drop_stored(struct tdat_file *f, enum tdat_meta m);
-/* Copy part m of from into to (which must not have it): content, and the
- * stored form (bytes read into memory) tied to the copy.  -1 with err. */
-int tdat_meta_copy(struct tdat_file *to, const struct tdat_file *from,
-		   enum tdat_meta m, struct tdat_error *err);
 
 /* The body of an unknown section, decompressed if it is flagged
  * compressed (with f's codec), as a copy the caller frees. */

@@ -1,16 +1,18 @@
 /*
  * tracedat.h - libfmt, the trace.dat (v6 and v7) format library.
  *
- * The core header: open, inspect, stream and write.  Engines that need
- * more include the headers beside it, one concept each: stored.h (lazy
- * and stored metadata sections), pagecut.h (new pages from some events
- * of others), chunkindex.h (compressed streams chunk by chunk) and
- * salvage.h (damaged files).  The model is simple: tdat_open()
- * parses all metadata of a file into a struct tdat_file (small: texts,
- * options, the buffer table) and leaves trace data on disk.  Trace data is
- * streamed a page (or a compressed chunk) at a time through a
- * tdat_cpu_reader, and written through a tdat_writer, so memory stays
- * bounded whatever the file size.
+ * The core header: open, inspect, stream and write.  The model is
+ * simple: tdat_open() parses all metadata of a file into a struct
+ * tdat_file (small: texts, options, the buffer table) and leaves trace
+ * data on disk.  Trace data is streamed a page (or a compressed chunk) at
+ * a time through a tdat_cpu_reader, and written through a tdat_writer,
+ * so memory stays bounded whatever the file size.
+ *
+ * Engines that need more include the headers beside this one, one
+ * concept each: metabuild.h (metadata made for a writer), stored.h
+ * (lazy and stored metadata sections), pagecut.h (new pages from some
+ * events of others), chunkindex.h (compressed streams chunk by chunk)
+ * and salvage.h (damaged files).
  *
  * Errors are values: every function that can fail returns -1 (or NULL) and
  * fills a struct tdat_error with one line naming the file, the byte offset
@@ -132,30 +134,15 @@ struct tdat_extra_section {
 	uint64_t offset;	/* its section header in the file, 0 if made */
 };
 
-/*
- * A v7 metadata section's body as the file stores it: one compression
- * block (u32 csize, u32 usize, data), still compressed.  Kept only when
- * asked (tdat_open_flags), so that a writer of the same codec can copy it
- * instead of compressing meta[i] again, and so that two files' sections
- * can be compared without decompressing them.  It stands for meta[i] only
- * while meta[i] is the content it decodes to: tdat_meta_stored() checks
- * that (content and content_len are the meta[i] it was decoded into), and
- * tdat_meta_set() drops it.  Change meta[i] only through tdat_meta_set().
- */
-struct tdat_stored {
-	struct tdat_blob bytes;	/* the body; empty while only located */
-	uint64_t offset;	/* the section header in the file (for errors) */
-	uint64_t size;		/* body bytes */
-	enum tdat_codec codec;
-	int big_endian;		/* of the block header */
-	int pending;		/* meta[i] not decoded yet: tdat_meta_load */
-	const uint8_t *content;	/* meta[i].data it decodes to */
-	size_t content_len;
-};
+struct tdat_priv;
 
+/*
+ * A file's metadata.  Only libfmt makes one (tdat_open*, or metabuild.h
+ * for metadata made in memory) and tdat_close frees it: never declare
+ * or copy one by value, since f->priv is libfmt's own.
+ */
 struct tdat_file {
 	char *path;
-	int fd;
 	uint64_t file_size;
 
 	/* initial header */
@@ -173,8 +160,9 @@ struct tdat_file {
 	int commit_size;	/* width of the page commit word: 4 or 8 */
 	int page_header_size;	/* 8 + commit_size, or header_page's data offset */
 
+	/* Part i is in the file when tdat_meta_has(f, i); meta[i] is its
+	 * content (empty while pending, see stored.h). */
 	struct tdat_blob meta[TDAT_META_COUNT];
-	uint8_t meta_present[TDAT_META_COUNT];
 
 	uint32_t cpu_count;	/* v6 header count; v7 CPUCOUNT; see tdat_cpus() */
 	int has_cpucount;	/* v7: a structural CPUCOUNT was present */
@@ -190,8 +178,9 @@ struct tdat_file {
 
 	struct tdat_blob strings;	/* v7: the strings table */
 
-	/* v7: compressed metadata sections as stored (tdat_open_flags). */
-	struct tdat_stored stored[TDAT_META_COUNT];
+	/* What only libfmt touches (the open file, which parts are present,
+	 * their stored forms): made with f, freed by tdat_close. */
+	struct tdat_priv *priv;
 };
 
 /* ---- opening and inspecting files ------------------------------------ */
@@ -205,6 +194,9 @@ void tdat_close(struct tdat_file *f);
  * further on.  Nothing else in f is filled in.  Close with tdat_close.
  */
 struct tdat_file *tdat_open_header(const char *path, struct tdat_error *err);
+
+/* 1 if the file has metadata part m (its content may be empty). */
+int tdat_meta_has(const struct tdat_file *f, enum tdat_meta m);
 
 /* The CPU count readers show as cpus=N (v7: max of CPUCOUNT and ids+1). */
 uint32_t tdat_cpus(const struct tdat_file *f);

@@ -39,7 +39,7 @@ struct salvage {
 	const struct convert_opts *o;
 	struct tdat_event_ids *ids;
 
-	struct tdat_file m;	/* the writer's metadata: f's, our buffers */
+	struct tdat_file *m;	/* the writer's metadata: f's, our buffers */
 	int nbufs;
 	struct tdat_buffer *bufs;
 	struct plan *plans;
