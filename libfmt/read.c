@@ -428,15 +428,16 @@ static int read_v7(struct tdat_file *f, unsigned flags,
 
 /* ---- public ---- */
 
-/* A file and its private part in one allocation: freeing f frees both. */
-struct file_alloc {
+/* A file and its private part in one allocation: pub comes first, so
+ * free(f) in tdat_close frees both. */
+struct file_and_priv {
 	struct tdat_file pub;
 	struct tdat_priv priv;
 };
 
 struct tdat_file *file_alloc(void)
 {
-	struct file_alloc *a = calloc(1, sizeof(*a));
+	struct file_and_priv *a = calloc(1, sizeof(*a));
 
 	if (!a)
 		return NULL;

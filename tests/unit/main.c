@@ -53,6 +53,7 @@ int main(void)
 	suite_tsadjust();
 	suite_chunkindex();
 	suite_merge_meta();
+	suite_metabuild();
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

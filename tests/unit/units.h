@@ -24,4 +24,5 @@ void suite_salvage(void);
 void suite_tsadjust(void);
 void suite_chunkindex(void);
 void suite_merge_meta(void);
+void suite_metabuild(void);
 #endif
