@@ -126,25 +126,27 @@ int tdat_meta_add_buffer(struct tdat_file *f, const char *name,
 int tdat_meta_copy_buffer(struct tdat_file *f, const struct tdat_buffer *from,
 			  const char *name)
 {
+	/* from may be one of f's own, moved when the table grows. */
+	const struct tdat_buffer src = *from;
 	struct tdat_buffer *b;
-	int i = tdat_meta_add_buffer(f, name ? name : from->name, from->clock,
-				     from->page_size);
+	int i = tdat_meta_add_buffer(f, name ? name : src.name, src.clock,
+				     src.page_size);
 
 	if (i < 0)
 		return -1;
 	b = &f->buffers[i];
-	b->latency = from->latency;
-	b->compressed = from->compressed;
-	b->section_offset = from->section_offset;
-	b->latency_offset = from->latency_offset;
-	b->latency_size = from->latency_size;
-	if (!from->ncpus)
+	b->latency = src.latency;
+	b->compressed = src.compressed;
+	b->section_offset = src.section_offset;
+	b->latency_offset = src.latency_offset;
+	b->latency_size = src.latency_size;
+	if (!src.ncpus)
 		return i;
-	b->cpus = malloc((size_t)from->ncpus * sizeof(*b->cpus));
+	b->cpus = malloc((size_t)src.ncpus * sizeof(*b->cpus));
 	if (!b->cpus)
 		return -1;
-	memcpy(b->cpus, from->cpus, (size_t)from->ncpus * sizeof(*b->cpus));
-	b->ncpus = from->ncpus;
+	memcpy(b->cpus, src.cpus, (size_t)src.ncpus * sizeof(*b->cpus));
+	b->ncpus = src.ncpus;
 	return i;
 }
 

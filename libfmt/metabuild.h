@@ -33,8 +33,9 @@ struct tdat_file *tdat_meta_clone(const struct tdat_file *from,
  * out of memory. */
 int tdat_meta_add_buffer(struct tdat_file *f, const char *name,
 			 const char *clock, uint32_t page_size);
-/* Append a copy of buffer from (flags, offsets, CPUs) named name (NULL:
- * from's own name): its index, or -1 when out of memory. */
+/* Append a copy of buffer from (flags, offsets, CPUs; it may be one of
+ * f's own) named name (NULL: from's own name): its index, or -1 when
+ * out of memory. */
 int tdat_meta_copy_buffer(struct tdat_file *f, const struct tdat_buffer *from,
 			  const char *name);
 /* List CPU cpu in buffer buf (offset and size 0: a writer places the
