@@ -113,5 +113,6 @@ clean:
 
 .PHONY: all deps check check-asan fuzz demo install clean
 
--include $(FMT_OBJ:.o=.d) $(ENG_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+-include $(FMT_OBJ:.o=.d) $(ENG_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
+         $(TOOL_SRC:tests/tools/%.c=$(B)/obj/tests/tools/%.d)
 .SECONDARY:

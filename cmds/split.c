@@ -10,6 +10,7 @@
 #include "cmds/cmds.h"
 #include "cmds/outopts.h"
 #include "convert/split/split.h"
+#include "libfmt/stored.h"
 
 static const char usage[] =
 "usage: tdat split [OPTIONS] [START [END]]\n"

@@ -19,7 +19,7 @@ int fio_read_at(const struct tdat_file *f, uint64_t off, void *buf, size_t n,
 				 " (truncated?)", what, n,
 				 (unsigned long long)f->file_size);
 	while (done < n) {
-		ssize_t r = pread(f->fd, p + done, n - done,
+		ssize_t r = pread(f->priv->fd, p + done, n - done,
 				  (off_t)(off + done));
 		if (r < 0 && errno == EINTR)
 			continue;

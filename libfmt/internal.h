@@ -9,11 +9,30 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "libfmt/tracedat.h"
+#include "libfmt/stored.h"
+#include "libfmt/pagecut.h"
+#include "libfmt/chunkindex.h"
+#include "libfmt/salvage.h"
+#include "libfmt/metabuild.h"
 
 /* Largest metadata part or chunk we agree to hold in memory. */
 #define TDAT_MAX_BLOB   (1u << 30)
 #define TDAT_MAX_CHUNK  (256u << 20)
 #define TDAT_MAX_PAGE   (1u << 24)
+
+/*
+ * The part of a struct tdat_file only libfmt touches (f->priv): the open
+ * file, which metadata parts are present, and their stored forms.
+ * Allocated with the file by file_alloc, so one free releases both.
+ */
+struct tdat_priv {
+	int fd;			/* -1 for metadata made in memory */
+	uint8_t meta_present[TDAT_META_COUNT];
+	struct tdat_stored stored[TDAT_META_COUNT];
+};
+
+/* read.c: a zeroed file with its private part (fd -1), or NULL. */
+struct tdat_file *file_alloc(void);
 
 /* ---- error.c ---- */
 

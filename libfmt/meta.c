@@ -144,7 +144,7 @@ int meta_read_v6_parts(struct tdat_file *f, uint64_t *pos,
 		    fio_read_blob(f, start, w.pos - start, &f->meta[part],
 				  "metadata", err))
 			return -1;
-		f->meta_present[part] = 1;
+		f->priv->meta_present[part] = 1;
 	}
 	*pos = w.pos;
 	return 0;
@@ -187,7 +187,7 @@ int meta_parse_header_page(struct tdat_file *f, uint64_t where,
 
 	f->commit_size = f->long_size == 4 ? 4 : 8;
 	f->page_header_size = 8 + f->commit_size;
-	if (!f->meta_present[TDAT_META_HEADERS])
+	if (!f->priv->meta_present[TDAT_META_HEADERS])
 		return tdat_fail(err, f->path, where, "no header_page section"
 				 " (no HEADER_INFO option)");
 	cur_init(&c, h->data, h->len, f->big_endian, f->path, where, err);

@@ -15,8 +15,9 @@ static int not_loaded(const struct tdat_file *f, enum tdat_meta m,
 {
 	if (!tdat_meta_pending(f, m))
 		return 0;
-	return tdat_fail(err, f->path, f->stored[m].offset, "section %d is not"
-			 " decoded (opened lazily; tdat_meta_load it first)",
+	return tdat_fail(err, f->path, f->priv->stored[m].offset,
+			 "section %d is not decoded (opened lazily;"
+			 " tdat_meta_load it first)",
 			 m + TDAT_META_FIRST);
 }
 
@@ -30,7 +31,7 @@ int tdat_meta_text(const struct tdat_file *f, enum tdat_meta m,
 
 	*text = "";
 	*len = 0;
-	if (!f->meta_present[m])
+	if (!f->priv->meta_present[m])
 		return 0;
 	if (not_loaded(f, m, err))
 		return -1;
@@ -123,13 +124,13 @@ int tdat_each_format(const struct tdat_file *f, tdat_format_fn fn, void *ctx,
 	if (not_loaded(f, TDAT_META_FTRACE, err) ||
 	    not_loaded(f, TDAT_META_EVENTS, err))
 		return -1;
-	if (f->meta_present[TDAT_META_FTRACE]) {
+	if (f->priv->meta_present[TDAT_META_FTRACE]) {
 		meta_cursor(f, TDAT_META_FTRACE, &c, err);
 		r = each_in_list(&c, "ftrace", fn, ctx);
 		if (r)
 			return r;
 	}
-	if (!f->meta_present[TDAT_META_EVENTS])
+	if (!f->priv->meta_present[TDAT_META_EVENTS])
 		return 0;
 	meta_cursor(f, TDAT_META_EVENTS, &c, err);
 	if (cur_u32(&c, &nsys, "system count"))

@@ -295,10 +295,10 @@ static int read_v7_part(struct tdat_file *f, int i,
 			const struct section_header *h, unsigned flags,
 			struct tdat_error *err)
 {
-	struct tdat_stored *s = &f->stored[i];
+	struct tdat_stored *s = &f->priv->stored[i];
 	uint64_t body = h->offset + SECTION_HEADER_SIZE;
 
-	f->meta_present[i] = 1;
+	f->priv->meta_present[i] = 1;
 	if (!(flags & (TDAT_OPEN_KEEP_STORED | TDAT_OPEN_LAZY_META)) ||
 	    !(h->flags & SECTION_COMPRESSED) || f->codec == TDAT_CODEC_NONE) {
 		if (section_read_body(f, h, &f->meta[i], err))
@@ -402,11 +402,29 @@ static int read_v7(struct tdat_file *f, unsigned flags,
 
 /* ---- public ---- */
 
+/* A file and its private part in one allocation: pub comes first, so
+ * free(f) in tdat_close frees both. */
+struct file_and_priv {
+	struct tdat_file pub;
+	struct tdat_priv priv;
+};
+
+struct tdat_file *file_alloc(void)
+{
+	struct file_and_priv *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->pub.priv = &a->priv;
+	a->priv.fd = -1;
+	return &a->pub;
+}
+
 /* Open path and parse its initial header, then (all != 0) the rest. */
 static struct tdat_file *open_file(const char *path, int all, unsigned flags,
 				   struct tdat_error *err)
 {
-	struct tdat_file *f = calloc(1, sizeof(*f));
+	struct tdat_file *f = file_alloc();
 	struct stat st;
 
 	if (!f || !(f->path = strdup(path))) {
@@ -414,12 +432,12 @@ static struct tdat_file *open_file(const char *path, int all, unsigned flags,
 		tdat_fail_nooff(err, path, "out of memory");
 		return NULL;
 	}
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f->fd < 0) {
+	f->priv->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->priv->fd < 0) {
 		tdat_fail_nooff(err, path, "cannot open: %s", strerror(errno));
 		goto fail;
 	}
-	if (fstat(f->fd, &st) || !S_ISREG(st.st_mode)) {
+	if (fstat(f->priv->fd, &st) || !S_ISREG(st.st_mode)) {
 		tdat_fail_nooff(err, path, "not a regular file");
 		goto fail;
 	}
@@ -456,11 +474,11 @@ void tdat_close(struct tdat_file *f)
 
 	if (!f)
 		return;
-	if (f->fd >= 0)
-		close(f->fd);
+	if (f->priv->fd >= 0)
+		close(f->priv->fd);
 	for (i = 0; i < TDAT_META_COUNT; i++) {
 		tdat_blob_free(&f->meta[i]);
-		tdat_blob_free(&f->stored[i].bytes);
+		tdat_blob_free(&f->priv->stored[i].bytes);
 	}
 	for (i = 0; i < f->noptions; i++)
 		free(f->options[i].data);
@@ -481,6 +499,12 @@ void tdat_close(struct tdat_file *f)
 	free(f->codec_version);
 	free(f->path);
 	free(f);
+}
+
+int tdat_meta_has(const struct tdat_file *f, enum tdat_meta m)
+{
+	return (int)m >= 0 && (int)m < TDAT_META_COUNT &&
+	       f->priv->meta_present[m];
 }
 
 uint32_t tdat_cpus(const struct tdat_file *f)

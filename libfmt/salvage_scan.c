@@ -192,7 +192,7 @@ static int v7_section(struct tdat_file *f, const struct section_header *h,
 	}
 	tdat_blob_free(&f->meta[i]);
 	f->meta[i] = body;
-	f->meta_present[i] = 1;
+	f->priv->meta_present[i] = 1;
 	return 0;
 }
 
@@ -240,7 +240,7 @@ static int scan_v7(struct tdat_file *f, struct tdat_salvage *s,
 			headers = pos;
 		pos += SECTION_HEADER_SIZE + h.size;
 	}
-	if (!f->meta_present[TDAT_META_HEADERS])
+	if (!f->priv->meta_present[TDAT_META_HEADERS])
 		return tdat_fail(err, f->path, first, "no header_page section"
 				 " before the damage: pages cannot be read");
 	return meta_parse_header_page(f, headers, err);

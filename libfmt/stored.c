@@ -13,18 +13,17 @@
 
 static int has_stored(const struct tdat_file *f, int m)
 {
-	const struct tdat_stored *s = &f->stored[m];
+	const struct tdat_stored *s = &f->priv->stored[m];
 
-	return s->offset && (s->bytes.len || f->fd >= 0);
+	return s->offset && (s->bytes.len || f->priv->fd >= 0);
 }
 
 const struct tdat_stored *tdat_meta_stored(const struct tdat_file *f,
 					   enum tdat_meta m)
 {
-	const struct tdat_stored *s = &f->stored[m];
+	const struct tdat_stored *s = &f->priv->stored[m];
 
-	if ((int)m < 0 || (int)m >= TDAT_META_COUNT || !f->meta_present[m] ||
-	    !has_stored(f, m))
+	if (!tdat_meta_has(f, m) || !has_stored(f, m))
 		return NULL;
 	/* Tied to the content: anything put into meta[m] since unties it. */
 	if (s->pending)
@@ -43,7 +42,7 @@ int tdat_meta_pending(const struct tdat_file *f, enum tdat_meta m)
 int stored_read(const struct tdat_file *f, int m, uint64_t pos, void *buf,
 		size_t n, struct tdat_error *err)
 {
-	const struct tdat_stored *s = &f->stored[m];
+	const struct tdat_stored *s = &f->priv->stored[m];
 
 	if (pos > s->size || n > s->size - pos)
 		return tdat_fail(err, f->path, s->offset, "section %d: %zu"
@@ -63,7 +62,7 @@ static const uint8_t *stored_bytes(const struct tdat_file *f, int m,
 				   struct tdat_blob *tmp,
 				   struct tdat_error *err)
 {
-	const struct tdat_stored *s = &f->stored[m];
+	const struct tdat_stored *s = &f->priv->stored[m];
 
 	tmp->data = NULL;
 	tmp->len = 0;
@@ -78,7 +77,7 @@ static const uint8_t *stored_bytes(const struct tdat_file *f, int m,
 int tdat_meta_decode(const struct tdat_file *f, enum tdat_meta m,
 		     struct tdat_blob *out, struct tdat_error *err)
 {
-	const struct tdat_stored *s = &f->stored[m];
+	const struct tdat_stored *s = &f->priv->stored[m];
 	struct tdat_blob tmp;
 	const uint8_t *p;
 	int r;
@@ -105,7 +104,7 @@ int tdat_meta_decode(const struct tdat_file *f, enum tdat_meta m,
 int tdat_meta_load(struct tdat_file *f, enum tdat_meta m,
 		   struct tdat_error *err)
 {
-	struct tdat_stored *s = &f->stored[m];
+	struct tdat_stored *s = &f->priv->stored[m];
 	struct tdat_blob b;
 
 	if (!tdat_meta_pending(f, m))
@@ -149,7 +148,7 @@ static int check_text_head(const struct tdat_file *f, int m,
 int tdat_meta_check(const struct tdat_file *f, enum tdat_meta m,
 		    struct tdat_error *err)
 {
-	const struct tdat_stored *s = &f->stored[m];
+	const struct tdat_stored *s = &f->priv->stored[m];
 	struct tdat_blob tmp;
 	const uint8_t *p;
 	uint8_t head[8];
@@ -180,7 +179,8 @@ int tdat_meta_check(const struct tdat_file *f, enum tdat_meta m,
 static int same_bytes(const struct tdat_file *a, const struct tdat_file *b,
 		      int m, struct tdat_error *err)
 {
-	const struct tdat_stored *sa = &a->stored[m], *sb = &b->stored[m];
+	const struct tdat_stored *sa = &a->priv->stored[m];
+	const struct tdat_stored *sb = &b->priv->stored[m];
 	uint8_t *wa, *wb;
 	uint64_t pos;
 	int r = 1;
@@ -220,8 +220,8 @@ int tdat_meta_same_stored(const struct tdat_file *a, const struct tdat_file *b,
 
 void tdat_meta_drop_stored(struct tdat_file *f, enum tdat_meta m)
 {
-	tdat_blob_free(&f->stored[m].bytes);
-	memset(&f->stored[m], 0, sizeof(f->stored[m]));
+	tdat_blob_free(&f->priv->stored[m].bytes);
+	memset(&f->priv->stored[m], 0, sizeof(f->priv->stored[m]));
 }
 
 void tdat_meta_set(struct tdat_file *f, enum tdat_meta m,
@@ -230,23 +230,30 @@ void tdat_meta_set(struct tdat_file *f, enum tdat_meta m,
 	tdat_meta_drop_stored(f, m);
 	free(f->meta[m].data);
 	f->meta[m] = *content;
-	f->meta_present[m] = 1;
+	f->priv->meta_present[m] = 1;
 	content->data = NULL;
 	content->len = 0;
+}
+
+void tdat_meta_drop(struct tdat_file *f, enum tdat_meta m)
+{
+	tdat_meta_drop_stored(f, m);
+	tdat_blob_free(&f->meta[m]);
+	f->priv->meta_present[m] = 0;
 }
 
 int tdat_meta_copy(struct tdat_file *to, const struct tdat_file *from,
 		   enum tdat_meta m, struct tdat_error *err)
 {
 	const struct tdat_stored *s = tdat_meta_stored(from, m);
-	struct tdat_stored *t = &to->stored[m];
+	struct tdat_stored *t = &to->priv->stored[m];
 	struct tdat_blob tmp;
 	const uint8_t *p;
 
 	tdat_meta_drop_stored(to, m);
 	tdat_blob_free(&to->meta[m]);
-	to->meta_present[m] = from->meta_present[m];
-	if (!from->meta_present[m])
+	to->priv->meta_present[m] = from->priv->meta_present[m];
+	if (!from->priv->meta_present[m])
 		return 0;
 	if (tdat_blob_dup(&to->meta[m], from->meta[m].data, from->meta[m].len))
 		return tdat_fail_nooff(err, from->path, "out of memory");

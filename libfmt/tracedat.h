@@ -1,12 +1,18 @@
 /*
  * tracedat.h - libfmt, the trace.dat (v6 and v7) format library.
  *
- * One public header for every applet.  The model is simple: tdat_open()
- * parses all metadata of a file into a struct tdat_file (small: texts,
- * options, the buffer table) and leaves trace data on disk.  Trace data is
- * streamed a page (or a compressed chunk) at a time through a
- * tdat_cpu_reader, and written through a tdat_writer, so memory stays
- * bounded whatever the file size.
+ * The core header: open, inspect, stream and write.  The model is
+ * simple: tdat_open() parses all metadata of a file into a struct
+ * tdat_file (small: texts, options, the buffer table) and leaves trace
+ * data on disk.  Trace data is streamed a page (or a compressed chunk) at
+ * a time through a tdat_cpu_reader, and written through a tdat_writer,
+ * so memory stays bounded whatever the file size.
+ *
+ * Engines that need more include the headers beside this one, one
+ * concept each: metabuild.h (metadata made for a writer), stored.h
+ * (lazy and stored metadata sections), pagecut.h (new pages from some
+ * events of others), chunkindex.h (compressed streams chunk by chunk)
+ * and salvage.h (damaged files).
  *
  * Errors are values: every function that can fail returns -1 (or NULL) and
  * fills a struct tdat_error with one line naming the file, the byte offset
@@ -136,31 +142,15 @@ struct tdat_extra_section {
 	uint64_t offset;	/* its section header in the file, 0 if made */
 };
 
+struct tdat_priv;
 
 /*
- * A v7 metadata section's body as the file stores it: one compression
- * block (u32 csize, u32 usize, data), still compressed.  Kept only when
- * asked (tdat_open_flags), so that a writer of the same codec can copy it
- * instead of compressing meta[i] again, and so that two files' sections
- * can be compared without decompressing them.  It stands for meta[i] only
- * while meta[i] is the content it decodes to: tdat_meta_stored() checks
- * that (content and content_len are the meta[i] it was decoded into), and
- * tdat_meta_set() drops it.  Change meta[i] only through tdat_meta_set().
+ * A file's metadata.  Only libfmt makes one (tdat_open*, or metabuild.h
+ * for metadata made in memory) and tdat_close frees it: never declare
+ * or copy one by value, since f->priv is libfmt's own.
  */
-struct tdat_stored {
-	struct tdat_blob bytes;	/* the body; empty while only located */
-	uint64_t offset;	/* the section header in the file (for errors) */
-	uint64_t size;		/* body bytes */
-	enum tdat_codec codec;
-	int big_endian;		/* of the block header */
-	int pending;		/* meta[i] not decoded yet: tdat_meta_load */
-	const uint8_t *content;	/* meta[i].data it decodes to */
-	size_t content_len;
-};
-
 struct tdat_file {
 	char *path;
-	int fd;
 	uint64_t file_size;
 
 	/* initial header */
@@ -178,8 +168,9 @@ struct tdat_file {
 	int commit_size;	/* width of the page commit word: 4 or 8 */
 	int page_header_size;	/* 8 + commit_size, or header_page's data offset */
 
+	/* Part i is in the file when tdat_meta_has(f, i); meta[i] is its
+	 * content (empty while pending, see stored.h). */
 	struct tdat_blob meta[TDAT_META_COUNT];
-	uint8_t meta_present[TDAT_META_COUNT];
 
 	uint32_t cpu_count;	/* v6 header count; v7 CPUCOUNT; see tdat_cpus() */
 	int has_cpucount;	/* v7: a structural CPUCOUNT was present */
@@ -195,8 +186,9 @@ struct tdat_file {
 
 	struct tdat_blob strings;	/* v7: the strings table */
 
-	/* v7: compressed metadata sections as stored (tdat_open_flags). */
-	struct tdat_stored stored[TDAT_META_COUNT];
+	/* What only libfmt touches (the open file, which parts are present,
+	 * their stored forms): made with f, freed by tdat_close. */
+	struct tdat_priv *priv;
 };
 
 /* ---- opening and inspecting files ------------------------------------ */
@@ -211,65 +203,8 @@ void tdat_close(struct tdat_file *f);
  */
 struct tdat_file *tdat_open_header(const char *path, struct tdat_error *err);
 
-/*
- * Opening with flags (0 is tdat_open).  For v7 files whose metadata
- * sections are compressed:
- *   TDAT_OPEN_KEEP_STORED  decode every section as tdat_open does, and
- *                          keep its stored bytes too (f->stored[i]);
- *   TDAT_OPEN_LAZY_META    decode only the headers section (page layout);
- *                          the others are located, checked for size, and
- *                          left pending (meta_present[i] set, meta[i]
- *                          empty) until tdat_meta_load().  The stored
- *                          bytes of pending sections are read from the
- *                          file when needed, so the file must stay open.
- * A file with pending sections is only for the tdat_meta_* calls below
- * and the v7 writer; load them before anything else reads meta[].
- */
-#define TDAT_OPEN_KEEP_STORED	1u
-#define TDAT_OPEN_LAZY_META	2u
-struct tdat_file *tdat_open_flags(const char *path, unsigned flags,
-				  struct tdat_error *err);
-
-/* 1 if part m is still to be decoded (opened with TDAT_OPEN_LAZY_META). */
-int tdat_meta_pending(const struct tdat_file *f, enum tdat_meta m);
-/* Decode a pending part into meta[m] (checked as tdat_open checks it);
- * 0 if it was not pending.  -1 with err naming the file and offset. */
-int tdat_meta_load(struct tdat_file *f, enum tdat_meta m,
-		   struct tdat_error *err);
-/* Check that a pending part decodes as tdat_meta_load would have it,
- * without keeping what it decodes to (big texts go through a small
- * window).  0 if it does or is not pending; -1 with err as at open. */
-int tdat_meta_check(const struct tdat_file *f, enum tdat_meta m,
-		    struct tdat_error *err);
-/* Part m's content, decoded from its stored bytes if it is pending, as a
- * copy the caller frees.  For writers given a const file. */
-int tdat_meta_decode(const struct tdat_file *f, enum tdat_meta m,
-		     struct tdat_blob *out, struct tdat_error *err);
-/* The stored form of part m, or NULL when there is none or meta[m] is no
- * longer what it decodes to. */
-const struct tdat_stored *tdat_meta_stored(const struct tdat_file *f,
-					   enum tdat_meta m);
-/* Are part m of a and b known equal by their stored bytes (both stored,
- * same codec and byte order, same bytes)?  1 yes, 0 not known (they may
- * still be equal once decoded), -1 on a read error. */
-int tdat_meta_same_stored(const struct tdat_file *a, const struct tdat_file *b,
-			  enum tdat_meta m, struct tdat_error *err);
-/* Replace part m by content (taken over; content is emptied) and mark it
- * present; its stored form is dropped. */
-void tdat_meta_set(struct tdat_file *f, enum tdat_meta m,
-		   struct tdat_blob *content);
-/* Forget the stored form of part m (its bytes are freed). */
-void tdat_meta_drop_stored(struct tdat_file *f, enum tdat_meta m);
-/* Copy part m of from into to (which must not have it): content, and the
- * stored form (bytes read into memory) tied to the copy.  -1 with err. */
-int tdat_meta_copy(struct tdat_file *to, const struct tdat_file *from,
-		   enum tdat_meta m, struct tdat_error *err);
-
-/* The body of an unknown section, decompressed if it is flagged
- * compressed (with f's codec), as a copy the caller frees. */
-int tdat_extra_decode(const struct tdat_file *f,
-		      const struct tdat_extra_section *x, struct tdat_blob *out,
-		      struct tdat_error *err);
+/* 1 if the file has metadata part m (its content may be empty). */
+int tdat_meta_has(const struct tdat_file *f, enum tdat_meta m);
 
 /* The CPU count readers show as cpus=N (v7: max of CPUCOUNT and ids+1). */
 uint32_t tdat_cpus(const struct tdat_file *f);
@@ -491,220 +426,5 @@ uint32_t tdat_writer_chunk_size(const struct tdat_writer *w, int buf);
 /* 0 if the output cannot hold buffer buf (v6: latency instances, instances
  * beside a latency top buffer); its data is then accepted and dropped. */
 int tdat_writer_keeps_buffer(const struct tdat_writer *w, int buf);
-
-/* ---- salvage: checks for damaged or raw data (restore) ------------------ */
-
-/* The event ids the file's formats declare (a bitmap over u16). */
-struct tdat_event_ids {
-	uint8_t known[8192];
-	int count;		/* 0: no formats, every id passes */
-};
-int tdat_event_ids_load(const struct tdat_file *f, struct tdat_event_ids *ids,
-			struct tdat_error *err);
-int tdat_event_id_known(const struct tdat_event_ids *ids, uint16_t id);
-
-enum { TDAT_PAGE_OK = 0, TDAT_PAGE_EMPTY = 1, TDAT_PAGE_BAD = 2 };
-struct tdat_page_check {
-	int nevents;		/* data events */
-	uint64_t page_ts;	/* the header's time stamp */
-	uint64_t last_ts;	/* after the last item */
-	const char *why;	/* EMPTY or BAD: what is wrong, for messages */
-};
-/*
- * Strictly check a page as the kernel writes it: commit within the page
- * and no reserved bit set, items walking exactly to the commit, every
- * data event of a known id (ids may be NULL), absolute stamps not before
- * the page's.  TDAT_PAGE_OK with events, TDAT_PAGE_EMPTY (commit 0 or no
- * event), or TDAT_PAGE_BAD.
- */
-int tdat_page_check(const struct tdat_file *f, const uint8_t *page,
-		    uint32_t page_size, const struct tdat_event_ids *ids,
-		    struct tdat_page_check *pc);
-
-/*
- * Open a damaged file as far as it goes (salvage_scan.c): metadata where
- * intact, buffers as far as their descriptions survive.  v7 sections are
- * found by walking their headers; buffer sections whose BUFFER option is
- * lost come back in s->lost (byte ranges to search), and s->notes say
- * where the walk stopped or what it skipped.  The buffers of f may point
- * past the end of the file.  Close with tdat_close and tdat_salvage_free.
- */
-#define TDAT_SALVAGE_NOTES 32
-struct tdat_salvage_note {
-	uint64_t offset;
-	char text[400];
-};
-struct tdat_salvage_section {
-	uint64_t offset;	/* section header */
-	uint64_t body, end;	/* body, cut at the end of the file */
-	uint16_t id, flags;
-	int32_t string_id;
-	const char *description;/* from the strings table (in f), or NULL */
-};
-struct tdat_salvage {
-	int nlost;
-	struct tdat_salvage_section *lost;
-	int nnotes;
-	struct tdat_salvage_note notes[TDAT_SALVAGE_NOTES];
-};
-struct tdat_file *tdat_open_salvage(const char *path, struct tdat_salvage *s,
-				    struct tdat_error *err);
-void tdat_salvage_free(struct tdat_salvage *s);
-/* Bytes at off (all n, or -1), and one chunk decompressed to usize bytes
- * with f's codec (0, or -1 if corrupt). */
-int tdat_salvage_read(const struct tdat_file *f, uint64_t off, void *buf,
-		      size_t n, struct tdat_error *err);
-int tdat_salvage_decompress(const struct tdat_file *f, const void *in,
-			    size_t n, void *out, size_t usize);
-
-/* ---- cutting pages (pagecut.c) ----------------------------------------- */
-
-/*
- * Write into out (page_size bytes) a valid page holding only some data
- * events of the page in, each with exactly its old absolute timestamp:
- *   tdat_page_cut_index keeps the events whose index (0-based, in the
- *     order tdat_page_iter_next yields them) is in [first, last);
- *   tdat_page_cut_time keeps those with lo <= ts <= hi (both inclusive).
- * The page header timestamp becomes the first kept event's time (delta
- * 0); time extends are added where deltas need them; the input's
- * time-extend, absolute-timestamp and padding items are dropped.  The
- * missed-events flags (and a stored count) stay only if the first kept
- * event is the page's first event: a drop belongs to the piece holding
- * the event after it.  commit = bytes kept, the tail is zero.  With
- * nothing kept, out is an empty page (commit 0, in's timestamp).
- * Returns the number of events kept, or -1 (err: f's path, offset
- * where, i.e. the page's file offset, or its position in the
- * uncompressed stream).  in and out must not overlap.
- */
-int tdat_page_cut_index(const struct tdat_file *f, const uint8_t *in,
-			uint32_t page_size, uint32_t first, uint32_t last,
-			uint8_t *out, uint64_t where, struct tdat_error *err);
-int tdat_page_cut_time(const struct tdat_file *f, const uint8_t *in,
-		       uint32_t page_size, uint64_t lo, uint64_t hi,
-		       uint8_t *out, uint64_t where, struct tdat_error *err);
-/*
- * Like tdat_page_cut_index, keeping the events whose keep[index] is
- * non-zero (index < nkeep; later events are dropped): any subset, in
- * one page, in their order.
- */
-int tdat_page_cut_keep(const struct tdat_file *f, const uint8_t *in,
-		       uint32_t page_size, const uint8_t *keep, uint32_t nkeep,
-		       uint8_t *out, uint64_t where, struct tdat_error *err);
-
-/*
- * One page gathering kept events of several pages, in order, each with
- * exactly its old timestamp (as the cuts above).  init empties page;
- * fill_keep appends the events of in with index >= *next whose keep[]
- * is set (index < nkeep) while they fit: 1 when all went in, 0 when the
- * page is full (*next: the first left out; finish the page and go on
- * in a new one), -1 if in is corrupt.  A page's missed-events mark
- * stays only at the start of a page (fill_keep says 0 when it comes
- * later).  finish writes the commit word.
- */
-struct tdat_page_fill {
-	uint8_t *page;
-	uint32_t size;		/* page size */
-	uint32_t pos;		/* next free byte */
-	uint32_t end;		/* events end before (a missed count after) */
-	uint64_t ts;		/* time of the last event */
-	uint32_t nev;		/* events in the page */
-	uint64_t missed;	/* commit flags */
-	uint8_t count[8];	/* stored missed count */
-};
-void tdat_page_fill_init(const struct tdat_file *f, struct tdat_page_fill *pf,
-			 uint8_t *page, uint32_t page_size);
-int tdat_page_fill_keep(const struct tdat_file *f, struct tdat_page_fill *pf,
-			const uint8_t *in, const uint8_t *keep, uint32_t nkeep,
-			uint32_t *next, uint64_t where, struct tdat_error *err);
-void tdat_page_fill_finish(const struct tdat_file *f,
-			   struct tdat_page_fill *pf);
-/* One event item (len bytes: header word(s) and payload, as in a page)
- * at time ts appended: 1, 0 if the page is full, -1 if it cannot go. */
-int tdat_page_fill_item(const struct tdat_file *f, struct tdat_page_fill *pf,
-			const uint8_t *item, uint32_t len, uint64_t ts);
-
-/* ---- chunk headers of a compressed stream (chunkindex.c) ---------------- */
-
-/*
- * Walk the chunks of a compressed CPU stream by their 8-byte headers,
- * payloads read only when asked: to find the last chunk, to copy chunks
- * as stored, or to read them one at a time with no reader open (a walk
- * is a position and the stream's bounds, no buffer).  Each header is
- * checked (inside the stream's extent and its chunk count, whole pages,
- * at most TDAT_MAX_CHUNK, no larger than the codec's worst case) before
- * it is used; failures name the file, the header's offset and what is
- * wrong.
- */
-struct tdat_chunk {
-	uint64_t offset;	/* of the header; payload at offset + 8 */
-	uint32_t csize, usize;
-};
-struct tdat_chunk_walk {
-	struct tdat_file *f;
-	const char *buf_name;
-	int cpu;
-	uint32_t page_size;
-	uint32_t nchunks;	/* the stream's chunk count */
-	uint32_t done;		/* headers walked */
-	uint64_t next;		/* offset of the next header */
-	uint64_t end;		/* end of the stream's extent */
-	uint64_t usize;		/* uncompressed bytes of the chunks walked */
-};
-/* Start at buffers[buf].cpus[idx] (compressed), reading its chunk count. */
-int tdat_chunk_walk_init(struct tdat_chunk_walk *cw, struct tdat_file *f,
-			 int buf, int idx, struct tdat_error *err);
-/* The next header: 1 with c, 0 after the last chunk, -1. */
-int tdat_chunk_walk_next(struct tdat_chunk_walk *cw, struct tdat_chunk *c,
-			 struct tdat_error *err);
-/* The next header from 8 bytes the caller read at cw->next: 1 or -1. */
-int tdat_chunk_walk_header(struct tdat_chunk_walk *cw, const uint8_t *h,
-			   struct tdat_chunk *c, struct tdat_error *err);
-/* Walk to the end: 1 with the last chunk holding pages, 0 if none, -1. */
-int tdat_chunk_walk_last(struct tdat_chunk_walk *cw, struct tdat_chunk *last,
-			 struct tdat_error *err);
-/* The payload of a chunk the walk gave (c->csize bytes into buf). */
-int tdat_chunk_read(struct tdat_chunk_walk *cw, const struct tdat_chunk *c,
-		    void *buf, struct tdat_error *err);
-/* The next chunk and its payload as stored in *buf (grown as needed, *cap
- * bytes; free it): 1, 0 after the last chunk, -1. */
-int tdat_chunk_walk_read(struct tdat_chunk_walk *cw, struct tdat_chunk *c,
-			 uint8_t **buf, size_t *cap, struct tdat_error *err);
-/*
- * Read whole chunks, headers and payloads as stored, from the walk's
- * position into *buf (grown as needed, *cap bytes; free it): about want
- * bytes, at least one chunk.  Returns the bytes (0 after the last chunk)
- * with *nchunks, or -1.
- */
-int64_t tdat_chunk_walk_run(struct tdat_chunk_walk *cw, uint8_t **buf,
-			    size_t *cap, size_t want, uint32_t *nchunks,
-			    struct tdat_error *err);
-
-/* ---- the end of a CPU stream (streamtail.c) ------------------------------ */
-
-/*
- * The timestamp of the last event of buffers[buf].cpus[idx], found from
- * the end: the last pages of raw data, or the last chunk holding pages
- * (found by its header walk) of compressed data, decoded alone.  1 with
- * *ts; 0 when it cannot be known cheaply (no event in the last few
- * pages or the last chunk, a last page or chunk that does not read);
- * -1 only when a chunk header is out of bounds (err filled).
- */
-int tdat_cpu_last_ts(struct tdat_file *f, int buf, int idx, uint64_t *ts,
-		     struct tdat_error *err);
-
-/* ---- decompressing single chunks (chunkdec.c) --------------------------- */
-
-/*
- * For callers that walk a compressed CPU stream with tdat_cpu_next_chunk
- * (to pass most chunks on as they are) and need the pages of some: out
- * gets exactly usize bytes, or -1 (err names f's path and where, the
- * chunk's file offset).  One decoder per thread.
- */
-struct tdat_chunk_decoder;
-struct tdat_chunk_decoder *tdat_chunk_decoder_new(const struct tdat_file *f);
-int tdat_chunk_decode(struct tdat_chunk_decoder *d, const void *data,
-		      uint32_t csize, void *out, uint32_t usize,
-		      uint64_t where, struct tdat_error *err);
-void tdat_chunk_decoder_free(struct tdat_chunk_decoder *d);
 
 #endif

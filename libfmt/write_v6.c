@@ -239,7 +239,7 @@ int v6_start(struct tdat_writer *w, struct tdat_error *err)
 	if (emit_initial_header(w, err))
 		return -1;
 	for (i = 0; i < TDAT_META_V6_COUNT; i++) {
-		if (!m->meta_present[i] ? v6_empty_part(w, i, err) :
+		if (!m->priv->meta_present[i] ? v6_empty_part(w, i, err) :
 		    v6_part(w, i, err))
 			return -1;
 	}

@@ -276,7 +276,7 @@ static const char *const meta_desc[TDAT_META_COUNT] = {
 static int put_stored(struct tdat_writer *w, int i, uint64_t *hdr,
 		      struct tdat_error *err)
 {
-	const struct tdat_stored *s = &w->meta->stored[i];
+	const struct tdat_stored *s = &w->meta->priv->stored[i];
 	uint64_t pos;
 	uint8_t *buf;
 
@@ -350,7 +350,7 @@ int v7_start(struct tdat_writer *w, struct tdat_error *err)
 	if (emit64(w, 0, err))
 		return -1;
 	for (i = 0; i < TDAT_META_COUNT; i++)
-		if (m->meta_present[i] && meta_desc[i] &&
+		if (m->priv->meta_present[i] && meta_desc[i] &&
 		    put_meta(w, i, &off[i], err))
 			return -1;
 	for (i = 0; i < m->nextra; i++)

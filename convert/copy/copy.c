@@ -229,9 +229,9 @@ static void warn_v6_losses(const struct tdat_file *in,
 		      in->extra[i].id, in->extra[i].description ?
 		      in->extra[i].description : "no description");
 	}
-	if (in->meta_present[TDAT_META_BTF])
+	if (tdat_meta_has(in, TDAT_META_BTF))
 		warnf(o, "v6 cannot hold the BTF section: dropped");
-	if (in->meta_present[TDAT_META_MODULES])
+	if (tdat_meta_has(in, TDAT_META_MODULES))
 		warnf(o, "v6 cannot hold the modules section: dropped");
 	if (top && top->latency && tdat_find_option(in, TDAT_OPT_TRACECLOCK))
 		warnf(o, "v6 cannot hold a TRACECLOCK option beside latency"

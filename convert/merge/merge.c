@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include "convert/merge/merge_internal.h"
+#include "libfmt/stored.h"
 
 #define DEFAULT_MAX_OPEN 64
 

@@ -14,6 +14,7 @@
  */
 #include <stdlib.h>
 #include "convert/merge/merge_internal.h"
+#include "libfmt/chunkindex.h"
 
 /* About this much is read and written at a time. */
 #define RUN_BYTES (1u << 20)

@@ -8,6 +8,7 @@
 #define MERGE_CPU_INTERNAL_H
 
 #include "convert/merge/merge_internal.h"
+#include "libfmt/pagecut.h"
 
 #define BATCH_PAGES 64
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/merge/merge_meta_internal.h"
+#include "libfmt/stored.h"
 
 #define EXTRA_COMPRESSED 1	/* v7 section flag bit 0 */
 

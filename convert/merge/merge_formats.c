@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/merge/merge_meta_internal.h"
+#include "libfmt/stored.h"
+#include "libfmt/metabuild.h"
 
 struct fmt {
 	const char *sys;
@@ -105,7 +107,7 @@ static int parse_formats(const struct tdat_file *f, struct fmts *l)
 	size_t pos = 4;
 	uint32_t n, ns, i, j;
 
-	if (f->meta_present[TDAT_META_FTRACE] && b->len >= 4) {
+	if (tdat_meta_has(f, TDAT_META_FTRACE) && b->len >= 4) {
 		n = tdat_get32(f, b->data);
 		for (i = 0; i < n; i++) {
 			memset(&x, 0, sizeof(x));
@@ -118,7 +120,7 @@ static int parse_formats(const struct tdat_file *f, struct fmts *l)
 		}
 	}
 	b = &f->meta[TDAT_META_EVENTS];
-	if (!f->meta_present[TDAT_META_EVENTS] || b->len < 4)
+	if (!tdat_meta_has(f, TDAT_META_EVENTS) || b->len < 4)
 		return 0;
 	ns = tdat_get32(f, b->data);
 	pos = 4;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/merge/merge_cpu_internal.h"
+#include "libfmt/chunkindex.h"
 
 int head_bad_page(struct cpu_merge *c, struct head *h, const char *what,
 		  struct tdat_error *err)

@@ -10,17 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/merge/merge_internal.h"
+#include "libfmt/stored.h"
+#include "libfmt/chunkindex.h"
+#include "libfmt/metabuild.h"
 
 void input_slim(struct tdat_file *f)
 {
 	int i;
 
-	for (i = 0; i < TDAT_META_COUNT; i++) {
-		free(f->meta[i].data);
-		f->meta[i].data = NULL;
-		f->meta[i].len = 0;
-		f->meta_present[i] = 0;
-	}
+	for (i = 0; i < TDAT_META_COUNT; i++)
+		tdat_meta_drop(f, i);
 	for (i = 0; i < f->nextra; i++) {
 		free(f->extra[i].body.data);
 		f->extra[i].body.data = NULL;

@@ -31,6 +31,7 @@
 #define MERGE_INTERNAL_H
 
 #include "convert/merge/merge.h"
+#include "libfmt/stored.h"
 
 /* One input's CPU stream feeding an output CPU stream. */
 struct merge_stream {

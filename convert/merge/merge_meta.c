@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/merge/merge_meta_internal.h"
+#include "libfmt/stored.h"
+#include "libfmt/metabuild.h"
 
 /* ---- copies ---- */
 
@@ -60,44 +62,20 @@ int blob_add(struct tdat_blob *b, size_t *cap, const void *p, size_t n)
 	return merge_bytes_add(&b->data, &b->len, cap, p, n);
 }
 
-static int add_cpu(struct tdat_buffer *b, int cpu)
-{
-	struct tdat_cpu *c;
-	int i;
-
-	for (i = 0; i < b->ncpus; i++)
-		if (b->cpus[i].cpu == cpu)
-			return 0;
-	c = realloc(b->cpus, (size_t)(b->ncpus + 1) * sizeof(*c));
-	if (!c)
-		return -1;
-	b->cpus = c;
-	memset(&c[b->ncpus], 0, sizeof(*c));
-	c[b->ncpus++].cpu = cpu;
-	return 0;
-}
-
+/* A buffer of from's name, clock, page size and kind, with its CPU ids
+ * (offsets are the writer's): its index in m, or -1 out of memory. */
 static int add_buffer(struct tdat_file *m, const struct tdat_buffer *from)
 {
-	struct tdat_buffer *b;
-	int i;
+	int i, k = tdat_meta_add_buffer(m, from->name, from->clock,
+					from->page_size);
 
-	b = realloc(m->buffers, (size_t)(m->nbuffers + 1) * sizeof(*b));
-	if (!b)
+	if (k < 0)
 		return -1;
-	m->buffers = b;
-	b = &m->buffers[m->nbuffers++];
-	memset(b, 0, sizeof(*b));
-	b->name = strdup(from->name);
-	b->clock = strdup(from->clock ? from->clock : "");
-	if (!b->name || !b->clock)
-		return -1;
-	b->page_size = from->page_size;
-	b->latency = from->latency;
+	m->buffers[k].latency = from->latency;
 	for (i = 0; !from->latency && i < from->ncpus; i++)
-		if (add_cpu(b, from->cpus[i].cpu))
+		if (tdat_meta_add_cpu(m, k, from->cpus[i].cpu))
 			return -1;
-	return 0;
+	return k;
 }
 
 static void raise_cpu_count(struct tdat_file *m, const struct tdat_file *f)
@@ -118,61 +96,26 @@ static void raise_cpu_count(struct tdat_file *m, const struct tdat_file *f)
 
 void meta_free(struct tdat_file *m)
 {
-	tdat_close(m);	/* fd is -1: it frees what it owns */
+	tdat_close(m);	/* made by tdat_meta_clone: frees what it owns */
 }
 
 struct tdat_file *meta_from_first(const struct tdat_file *f,
 				  struct tdat_error *err)
 {
-	struct tdat_file *m = calloc(1, sizeof(*m));
+	/* Buffers are added ours: CPU ids only, the writer places data. */
+	struct tdat_file *m = tdat_meta_clone(f, 0, err);
 	int i;
 
 	if (!m)
-		goto nomem;
-	m->fd = -1;
-	m->path = strdup(f->path);
-	m->codec_name = strdup(f->codec_name ? f->codec_name : "none");
-	m->codec_version = strdup(f->codec_version ? f->codec_version : "");
-	if (!m->path || !m->codec_name || !m->codec_version)
-		goto nomem;
-	m->version = f->version;
-	m->big_endian = f->big_endian;
-	m->long_size = f->long_size;
-	m->page_size = f->page_size;
-	m->codec = f->codec;
-	m->commit_size = f->commit_size;
-	m->page_header_size = f->page_header_size;
-	for (i = 0; i < TDAT_META_COUNT; i++)
-		if (tdat_meta_copy(m, f, i, err))
-			goto fail;
-	for (i = 0; i < f->noptions; i++)
-		if (tdat_add_option(m, &f->options[i]))
-			goto nomem;
+		return NULL;
 	for (i = 0; i < f->nbuffers; i++)
-		if (add_buffer(m, &f->buffers[i]))
-			goto nomem;
-	m->extra = calloc(f->nextra ? (size_t)f->nextra : 1, sizeof(*m->extra));
-	if (!m->extra)
-		goto nomem;
-	for (i = 0; i < f->nextra; i++) {
-		struct tdat_extra_section *x = &m->extra[m->nextra++];
-
-		x->id = f->extra[i].id;
-		x->flags = f->extra[i].flags;
-		if (f->extra[i].description &&
-		    !(x->description = strdup(f->extra[i].description)))
-			goto nomem;
-		if (blob_copy(&x->body, &f->extra[i].body))
-			goto nomem;
-		x->offset = f->extra[i].offset;
-	}
+		if (add_buffer(m, &f->buffers[i]) < 0) {
+			merge_fail(err, "%s: out of memory", f->path);
+			meta_free(m);
+			return NULL;
+		}
 	raise_cpu_count(m, f);
 	return m;
-nomem:
-	merge_fail(err, "%s: out of memory", f->path);
-fail:
-	meta_free(m);
-	return NULL;
 }
 
 int meta_buffer(const struct tdat_file *m, const char *name)
@@ -241,7 +184,7 @@ static int join_buffers(struct tdat_file *m, const struct tdat_file *f,
 
 		k = meta_buffer(m, b->name);
 		if (k < 0) {
-			if (add_buffer(m, b))
+			if (add_buffer(m, b) < 0)
 				goto nomem;
 			continue;
 		}
@@ -271,7 +214,7 @@ static int join_buffers(struct tdat_file *m, const struct tdat_file *f,
 				goto nomem;
 		}
 		for (j = 0; j < b->ncpus; j++)
-			if (add_cpu(o, b->cpus[j].cpu))
+			if (tdat_meta_add_cpu(m, k, b->cpus[j].cpu))
 				goto nomem;
 	}
 	return 0;

@@ -11,6 +11,7 @@
  */
 #include <string.h>
 #include "convert/merge/merge_cpu_internal.h"
+#include "libfmt/pagecut.h"
 
 int batch_flush(struct cpu_merge *c, struct tdat_error *err)
 {

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/merge/merge_meta_internal.h"
+#include "libfmt/stored.h"
+#include "libfmt/metabuild.h"
 
 /* A set of lines (or of keys: the text up to the first space). */
 struct lineset {
@@ -114,7 +116,7 @@ int join_text(struct tdat_file *m, const struct tdat_file *f,
 	size_t alen, blen, hdr = part == TDAT_META_CMDLINES ? 8 : 4;
 	int r = -1;
 
-	if (!f->meta_present[part] || same_part(m, f, part, w))
+	if (!tdat_meta_has(f, part) || same_part(m, f, part, w))
 		return 0;
 	if (tdat_meta_text(m, part, &a, &alen, w->err) ||
 	    tdat_meta_text(f, part, &b, &blen, w->err))
@@ -130,7 +132,7 @@ int join_text(struct tdat_file *m, const struct tdat_file *f,
 	    each_line(b, blen, add_line, &j))
 		goto nomem;
 	r = 0;
-	if (!j.added && m->meta_present[part])
+	if (!j.added && tdat_meta_has(m, part))
 		goto out;
 	if (hdr == 8)
 		tdat_put64(m, j.out.data, j.out.len - 8);
@@ -152,8 +154,8 @@ out:
 int join_raw(struct tdat_file *m, const struct tdat_file *f,
 	     enum tdat_meta part, const struct who *w)
 {
-	if (!f->meta_present[part] || (w->known & (1u << part)) ||
-	    (m->meta_present[part] && m->meta[part].len >= f->meta[part].len))
+	if (!tdat_meta_has(f, part) || (w->known & (1u << part)) ||
+	    (tdat_meta_has(m, part) && m->meta[part].len >= f->meta[part].len))
 		return 0;
 	/* f's stored form comes along: it is f's content's. */
 	return tdat_meta_copy(m, f, part, w->err);

@@ -111,7 +111,7 @@ int report_event_formats(const struct report_opts *ro)
 		ret = 1;
 		goto out;
 	}
-	if (f->meta_present[TDAT_META_FTRACE] &&
+	if (tdat_meta_has(f, TDAT_META_FTRACE) &&
 	    f->meta[TDAT_META_FTRACE].len >= 4)
 		m.skip = tdat_get32(f, f->meta[TDAT_META_FTRACE].data);
 	if (tdat_each_format(f, print_match, &m, &err) < 0) {

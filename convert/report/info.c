@@ -81,7 +81,7 @@ static int show_formats(const struct tdat_file *f)
 	/* The walk hands the ftrace formats first; trace-cmd leaves them
 	 * out.  (3.1.6 prints nothing at all for v7 files: we print what
 	 * their v6 conversion would show.) */
-	if (f->meta_present[TDAT_META_FTRACE] && ft->len >= 4)
+	if (tdat_meta_has(f, TDAT_META_FTRACE) && ft->len >= 4)
 		w.skip = tdat_get32(f, ft->data);
 	if (tdat_each_format(f, print_format, &w, &err) < 0)
 		return fail(err.msg);

@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "convert/restore/restore_internal.h"
+#include "libfmt/salvage.h"
+#include "libfmt/metabuild.h"
 
 #define READ_PAGES 64
 #define MANIFEST_MAX (1u << 20)
@@ -86,7 +88,7 @@ static int put_raw_file(struct page_filter *pf, const char *path,
 /* ---- the metadata: the head's, with our buffer table ---- */
 
 struct asm_meta {
-	struct tdat_file m;	/* shallow copy of the head's */
+	struct tdat_file *m;	/* the writer's: the head's, our buffers */
 	int nbufs;
 	struct tdat_buffer *bufs;
 	char ***files;		/* per buffer: per CPU index, a path */
@@ -110,6 +112,7 @@ static void asm_free(struct asm_meta *a)
 	}
 	free(a->files);
 	free(a->bufs);
+	tdat_close(a->m);
 }
 
 static struct tdat_buffer *asm_add_buffer(struct asm_meta *a, const char *name,
@@ -158,19 +161,25 @@ static int asm_add_cpu(struct asm_meta *a, int buf, int cpu, const char *path)
 }
 
 /* The writer's view: the head's metadata and options, our buffers. */
-static void asm_finish(struct asm_meta *a, const struct tdat_file *head)
+static int asm_finish(struct asm_meta *a, const struct tdat_file *head,
+		      struct tdat_error *err)
 {
 	uint32_t n = a->cpus > head->cpu_count ? a->cpus : head->cpu_count;
 	int i, j;
 
-	a->m = *head;
-	a->m.nbuffers = a->nbufs;
-	a->m.buffers = a->bufs;
+	a->m = tdat_meta_clone(head, 0, err);
+	if (!a->m)
+		return -1;
+	for (i = 0; i < a->nbufs; i++)
+		if (tdat_meta_copy_buffer(a->m, &a->bufs[i], NULL) < 0)
+			return tdat_errorf(err, "%.400s: out of memory",
+					   head->path);
 	for (i = 0; i < a->nbufs; i++)
 		for (j = 0; j < a->bufs[i].ncpus; j++)
 			if ((uint32_t)a->bufs[i].cpus[j].cpu + 1 > n)
 				n = (uint32_t)a->bufs[i].cpus[j].cpu + 1;
-	a->m.cpu_count = n;
+	a->m->cpu_count = n;
+	return 0;
 }
 
 /* ---- writing ---- */
@@ -221,7 +230,7 @@ static int put_stream(struct asm_meta *a, struct tdat_writer *w,
 	int r;
 
 	if (tdat_writer_begin_cpu(w, buf, b->cpus[idx].cpu, err) ||
-	    pf_init(&pf, &a->m, ids, w, o, b->page_size, path, b->name,
+	    pf_init(&pf, a->m, ids, w, o, b->page_size, path, b->name,
 		    b->cpus[idx].cpu, err))
 		return -1;
 	if (a->missing_ok && access(path, F_OK)) {
@@ -256,9 +265,9 @@ static int asm_write(struct asm_meta *a, const struct tdat_file *head,
 	}
 	for (i = 0; i < a->nbufs; i++)
 		sort_cpus(&a->bufs[i], a->files[i]);
-	asm_finish(a, head);
 	write_opts(head, o, &wo);
-	w = tdat_writer_open(out, &a->m, &wo, err);
+	w = asm_finish(a, head, err) ? NULL :
+	    tdat_writer_open(out, a->m, &wo, err);
 	if (!w) {
 		free(ids);
 		return -1;

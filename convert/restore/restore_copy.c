@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/restore/salvage_internal.h"
+#include "libfmt/salvage.h"
 
 static int copy_raw(struct salvage *sv, struct page_filter *pf,
 		    const struct stream *s, struct tdat_error *err)

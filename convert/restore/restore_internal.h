@@ -15,6 +15,7 @@
 #define TDAT_RESTORE_INTERNAL_H
 
 #include "convert/restore/restore.h"
+#include "libfmt/salvage.h"
 
 /* ---- restore_pages.c ---- */
 

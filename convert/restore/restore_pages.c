@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/restore/restore_internal.h"
+#include "libfmt/salvage.h"
 
 #define BATCH_PAGES 64
 

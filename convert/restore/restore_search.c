@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/restore/salvage_internal.h"
+#include "libfmt/salvage.h"
 
 /* Does a chunk stream begin at at: a count, then a first chunk that
  * decompresses (or is cut by the end of the file)? */

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/restore/salvage_internal.h"
+#include "libfmt/salvage.h"
+#include "libfmt/metabuild.h"
 
 int sv_oom(struct salvage *sv, struct tdat_error *err)
 {
@@ -205,6 +207,22 @@ static void bound_streams(struct salvage *sv)
 	}
 }
 
+/* The writer's metadata: the file's, with our buffers and CPU count. */
+static int writer_meta(struct salvage *sv, uint32_t cpus,
+		       struct tdat_error *err)
+{
+	int i;
+
+	sv->m = tdat_meta_clone(sv->f, 0, err);
+	if (!sv->m)
+		return -1;
+	for (i = 0; i < sv->nbufs; i++)
+		if (tdat_meta_copy_buffer(sv->m, &sv->bufs[i], NULL) < 0)
+			return sv_oom(sv, err);
+	sv->m->cpu_count = cpus;
+	return 0;
+}
+
 static int make_plans(struct salvage *sv, struct tdat_error *err)
 {
 	uint32_t n;
@@ -247,11 +265,7 @@ static int make_plans(struct salvage *sv, struct tdat_error *err)
 				n = (uint32_t)p->streams[j].cpu + 1;
 		}
 	}
-	sv->m = *sv->f;
-	sv->m.nbuffers = sv->nbufs;
-	sv->m.buffers = sv->bufs;
-	sv->m.cpu_count = n;
-	return 0;
+	return writer_meta(sv, n, err);
 }
 
 static int write_out(struct salvage *sv, const char *out,
@@ -267,7 +281,7 @@ static int write_out(struct salvage *sv, const char *out,
 	if (wo.version == 6)
 		wo.codec = TDAT_CODEC_NONE;
 	wo.threads = sv->o ? sv->o->threads : 0;
-	w = tdat_writer_open(out, &sv->m, &wo, err);
+	w = tdat_writer_open(out, sv->m, &wo, err);
 	if (!w)
 		return -1;
 	for (b = 0; !r && b < sv->nbufs; b++) {
@@ -325,6 +339,7 @@ done:
 	free(sv.cbuf);
 	free(sv.ubuf);
 	tdat_salvage_free(&sv.s);
+	tdat_close(sv.m);
 	tdat_close(sv.f);
 	return r;
 }

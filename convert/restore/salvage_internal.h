@@ -11,6 +11,7 @@
 #define TDAT_SALVAGE_INTERNAL_H
 
 #include "convert/restore/restore_internal.h"
+#include "libfmt/salvage.h"
 
 #define READ_PAGES 64
 #define MAX_CHUNK (256u << 20)
@@ -38,7 +39,7 @@ struct salvage {
 	const struct convert_opts *o;
 	struct tdat_event_ids *ids;
 
-	struct tdat_file m;	/* the writer's metadata: f's, our buffers */
+	struct tdat_file *m;	/* the writer's metadata: f's, our buffers */
 	int nbufs;
 	struct tdat_buffer *bufs;
 	struct plan *plans;

@@ -16,6 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "convert/split/split.h"
+#include "libfmt/pagecut.h"
+#include "libfmt/chunkindex.h"
+#include "libfmt/metabuild.h"
 
 #define SPLIT_OPEN 8		/* pieces open at once */
 #define RUN_PAGES 64		/* pages handed to a writer at once */
@@ -268,22 +271,22 @@ static int write_latency(struct batch *b, const struct split_opts *o,
 }
 
 /* Output metadata: the input's, with the chosen buffers. */
-static int out_meta(struct tdat_file *in, const struct split_opts *o,
-		    struct tdat_file *m, struct tdat_error *err)
+/* The pieces' metadata: the input's, with the buffers kept, renamed. */
+static struct tdat_file *out_meta(struct tdat_file *in,
+				  const struct split_opts *o,
+				  struct tdat_error *err)
 {
+	struct tdat_file *m = tdat_meta_clone(in, 0, err);
 	int i;
 
-	*m = *in;
-	m->nbuffers = o->nbuffers;
-	m->buffers = calloc(o->nbuffers ? (size_t)o->nbuffers : 1,
-			    sizeof(*m->buffers));
-	if (!m->buffers)
-		return oom(in, err);
-	for (i = 0; i < o->nbuffers; i++) {
-		m->buffers[i] = in->buffers[o->buffers[i].in_buf];
-		m->buffers[i].name = (char *)o->buffers[i].name;
-	}
-	return 0;
+	for (i = 0; m && i < o->nbuffers; i++)
+		if (tdat_meta_copy_buffer(m, &in->buffers[o->buffers[i].in_buf],
+					  o->buffers[i].name) < 0) {
+			tdat_close(m);
+			oom(in, err);
+			return NULL;
+		}
+	return m;
 }
 
 static int run_batch(struct tdat_file *in, const struct split_opts *o,
@@ -331,7 +334,7 @@ int split_write(struct tdat_file *in, const struct split_opts *o,
 {
 	struct tdat_writer *w[SPLIT_OPEN] = { NULL };
 	struct batch b = { in, p, 0, 0, w, 0, NULL, 0, NULL, NULL, 0, 0 };
-	struct tdat_file m;
+	struct tdat_file *m;
 	uint32_t ps = in->page_size;
 	char name[4096];
 	int i, k, n = p->npieces ? p->npieces : 1, r = 0;
@@ -340,7 +343,8 @@ int split_write(struct tdat_file *in, const struct split_opts *o,
 	for (i = 0; i < in->nbuffers; i++)
 		if (in->buffers[i].page_size > ps)
 			ps = in->buffers[i].page_size;
-	if (out_meta(in, o, &m, err))
+	m = out_meta(in, o, err);
+	if (!m)
 		return -1;
 	b.cut = malloc(ps);
 	b.run = malloc((size_t)ps * RUN_PAGES);
@@ -351,7 +355,7 @@ int split_write(struct tdat_file *in, const struct split_opts *o,
 	for (k = 0; !r && k < n; k += SPLIT_OPEN) {
 		b.k0 = k;
 		b.k1 = k + SPLIT_OPEN < n ? k + SPLIT_OPEN : n;
-		r = run_batch(in, o, p, &m, &b, written, err);
+		r = run_batch(in, o, p, m, &b, written, err);
 		for (i = 0; i < SPLIT_OPEN; i++) {
 			tdat_writer_abort(w[i]);
 			w[i] = NULL;
@@ -368,6 +372,6 @@ int split_write(struct tdat_file *in, const struct split_opts *o,
 out:
 	free(b.cut);
 	free(b.run);
-	free(m.buffers);
+	tdat_close(m);
 	return r;
 }

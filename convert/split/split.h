@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 #include "libfmt/tracedat.h"
+#include "libfmt/pagecut.h"
 
 enum split_unit {
 	SPLIT_WHOLE,		/* no unit: one piece (the range) */

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/split/split.h"
+#include "libfmt/chunkindex.h"
 
 #define SPLIT_MAX_PIECES 100000
 

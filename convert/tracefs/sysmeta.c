@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "convert/tracefs/sysmeta.h"
 #include "convert/tracefs/tracefs.h"
+#include "libfmt/metabuild.h"
 #include "libfmt/version.h"
 
 /* ---- a growing part, integers in the file's byte order ---- */
@@ -68,14 +69,15 @@ static void put64(struct part *b, uint64_t v)
 static int keep(struct tdat_file *m, enum tdat_meta which, struct part *b,
 		struct tdat_error *err)
 {
+	struct tdat_blob blob;
+
 	if (b->oom) {
 		free(b->p);
 		return tdat_errorf(err, "out of memory");
 	}
-	free(m->meta[which].data);
-	m->meta[which].data = b->p;
-	m->meta[which].len = b->len;
-	m->meta_present[which] = 1;
+	blob.data = b->p;
+	blob.len = b->len;
+	tdat_meta_set(m, which, &blob);
 	return 0;
 }
 
@@ -293,19 +295,14 @@ struct tdat_file *sysmeta_collect(const char *tdir,
 				  const struct tfs_names *systems,
 				  const char *kallsyms, struct tdat_error *err)
 {
-	struct tdat_file *m = calloc(1, sizeof(*m));
+	struct tdat_file *m = tdat_meta_new(7, host_big_endian(),
+					    (int)sizeof(long), 0, err);
 	char kdir[PATH_MAX];
 	const char *kname = "kallsyms", *slash;
 	int ncpus;
 
-	if (!m) {
-		tdat_errorf(err, "out of memory");
+	if (!m)
 		return NULL;
-	}
-	m->fd = -1;
-	m->version = 7;
-	m->big_endian = host_big_endian();
-	m->long_size = (int)sizeof(long);
 	snprintf(kdir, sizeof(kdir), "/proc");
 	if (kallsyms) {
 		slash = strrchr(kallsyms, '/');

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "libfmt/tracedat.h"
+#include "libfmt/metabuild.h"
 
 #define MAX_EDITS 16
 
@@ -69,59 +70,69 @@ static int dropped(const struct edits *e, int id)
 	return 0;
 }
 
-/* The output's options and buffer list; the rest is shared with in. */
-static void edit_meta(const struct edits *e, const struct tdat_file *in,
-		      struct tdat_file *out)
+static void add_option(struct tdat_file *out, uint16_t id, uint32_t size,
+		       const void *data)
 {
-	struct tdat_option *opts;
-	struct tdat_buffer *bufs;
+	struct tdat_option o = { .id = id, .size = size,
+				 .data = (uint8_t *)data };
+
+	if (tdat_add_option(out, &o))
+		die("%s", "out of memory");
+}
+
+/* Buffer 0's CPUs: n of in's buffer 0, taken in turn, with ids 0..n-1
+ * when ids is set (--clone-cpus), else their own. */
+static void edit_cpus(const struct tdat_file *in, struct tdat_buffer *b,
+		      int n, int ids)
+{
+	const struct tdat_buffer *from = &in->buffers[0];
+	int i;
+
+	free(b->cpus);
+	b->cpus = xcalloc((size_t)n, sizeof(*b->cpus));
+	b->ncpus = n;
+	for (i = 0; i < n; i++) {
+		b->cpus[i] = from->cpus[i % from->ncpus];
+		if (ids)
+			b->cpus[i].cpu = i;
+	}
+}
+
+/* The output's metadata: in's, with options and buffer 0's CPUs edited. */
+static struct tdat_file *edit_meta(const struct edits *e,
+				   const struct tdat_file *in)
+{
+	struct tdat_error err;
+	struct tdat_file *out = tdat_meta_clone(in, TDAT_CLONE_BUFFERS, &err);
 	int i, n = 0;
 
-	*out = *in;
-	opts = xcalloc((size_t)in->noptions + (size_t)e->nadd + 1,
-		       sizeof(*opts));
-	for (i = 0; i < in->noptions; i++)
-		if (!dropped(e, in->options[i].id))
-			opts[n++] = in->options[i];
-	for (i = 0; i < e->nadd; i++) {
-		opts[n].id = (uint16_t)e->add_id[i];
-		opts[n].size = (uint32_t)strlen(e->add_text[i]) + 1;
-		opts[n].data = (uint8_t *)e->add_text[i];
-		n++;
+	if (!out)
+		die("%s", err.msg);
+	for (i = 0; i < out->noptions; i++) {
+		if (dropped(e, out->options[i].id))
+			free(out->options[i].data);
+		else
+			out->options[n++] = out->options[i];
 	}
-	if (e->tsc2nsec) {
-		opts[n].id = TDAT_OPT_TSC2NSEC;
-		opts[n].size = sizeof(e->tsc);
-		opts[n].data = (uint8_t *)e->tsc;
-		n++;
-	}
-	out->options = opts;
 	out->noptions = n;
+	for (i = 0; i < e->nadd; i++)
+		add_option(out, (uint16_t)e->add_id[i],
+			   (uint32_t)strlen(e->add_text[i]) + 1,
+			   e->add_text[i]);
+	if (e->tsc2nsec)
+		add_option(out, TDAT_OPT_TSC2NSEC, sizeof(e->tsc), e->tsc);
 	if (e->clone > 0) {
 		if (!in->nbuffers || !in->buffers[0].ncpus)
 			die("%s", "--clone-cpus: the first buffer has no CPU");
-		bufs = xcalloc((size_t)in->nbuffers, sizeof(*bufs));
-		memcpy(bufs, in->buffers, (size_t)in->nbuffers * sizeof(*bufs));
-		bufs[0].ncpus = e->clone;
-		bufs[0].cpus = xcalloc((size_t)e->clone, sizeof(*bufs[0].cpus));
-		for (i = 0; i < e->clone; i++) {
-			bufs[0].cpus[i] = in->buffers[0].cpus[i %
-						in->buffers[0].ncpus];
-			bufs[0].cpus[i].cpu = i;
-		}
-		out->buffers = bufs;
+		edit_cpus(in, &out->buffers[0], e->clone, 1);
 	}
 	if (e->renum_idx < 0)
-		return;
+		return out;
 	if (!in->nbuffers || e->renum_idx >= in->buffers[0].ncpus)
 		die("%s", "--cpu-id: no such CPU in the first buffer");
-	bufs = xcalloc((size_t)in->nbuffers, sizeof(*bufs));
-	memcpy(bufs, in->buffers, (size_t)in->nbuffers * sizeof(*bufs));
-	bufs[0].cpus = xcalloc((size_t)bufs[0].ncpus, sizeof(*bufs[0].cpus));
-	memcpy(bufs[0].cpus, in->buffers[0].cpus,
-	       (size_t)bufs[0].ncpus * sizeof(*bufs[0].cpus));
-	bufs[0].cpus[e->renum_idx].cpu = e->renum_id;
-	out->buffers = bufs;
+	edit_cpus(in, &out->buffers[0], in->buffers[0].ncpus, 0);
+	out->buffers[0].cpus[e->renum_idx].cpu = e->renum_id;
+	return out;
 }
 
 static void put_pages(struct tdat_writer *w, const void *p, size_t n)
@@ -213,7 +224,7 @@ int main(int argc, char **argv)
 {
 	struct edits e;
 	struct tdat_write_opts wo;
-	struct tdat_file *in, out;
+	struct tdat_file *in, *out;
 	struct tdat_writer *w;
 	struct tdat_error err;
 	int i = 1, b;
@@ -229,28 +240,24 @@ int main(int argc, char **argv)
 	tdat_put32(in, e.tsc, e.mult);
 	tdat_put32(in, e.tsc + 4, e.shift);
 	tdat_put64(in, e.tsc + 8, 0);
-	edit_meta(&e, in, &out);
+	out = edit_meta(&e, in);
 	memset(&wo, 0, sizeof(wo));
 	wo.version = e.version ? e.version : in->version;
 	wo.codec = e.codec >= 0 ? (enum tdat_codec)e.codec :
 		   wo.version == 7 ? in->codec : TDAT_CODEC_NONE;
 	wo.threads = 1;
-	w = tdat_writer_open(argv[i + 1], &out, &wo, &err);
+	w = tdat_writer_open(argv[i + 1], out, &wo, &err);
 	if (!w)
 		die("%s", err.msg);
 	for (b = 0; b < in->nbuffers; b++) {
 		if (in->buffers[b].latency)
 			die("%s", "latency buffers are not handled");
-		for (i = 0; i < out.buffers[b].ncpus; i++)
-			copy_cpu(&e, in, &out, w, b, i);
+		for (i = 0; i < out->buffers[b].ncpus; i++)
+			copy_cpu(&e, in, out, w, b, i);
 	}
 	if (tdat_writer_close(w, &err))
 		die("%s", err.msg);
-	if (out.buffers != in->buffers) {
-		free(out.buffers[0].cpus);
-		free(out.buffers);
-	}
-	free(out.options);
+	tdat_close(out);
 	tdat_close(in);
 	return 0;
 }

@@ -47,6 +47,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "libfmt/tracedat.h"
+#include "libfmt/pagecut.h"
+#include "libfmt/metabuild.h"
 
 struct plan {
 	int pages;		/* -p */
@@ -236,22 +238,12 @@ static int keep_system(struct tdat_file *f, struct tdat_blob *part,
 }
 
 /* Another first letter in the first "print fmt" of the events part. */
-static int change_format(struct tdat_file *meta, struct tdat_blob *events)
+static int change_format(struct tdat_file *meta)
 {
-	struct tdat_blob *b = &meta->meta[TDAT_META_EVENTS];
+	struct tdat_blob *b = &meta->meta[TDAT_META_EVENTS];	/* a copy */
 	const char key[] = "print fmt: \"";
-	uint8_t *d;
 	size_t i;
 
-	if (b->data != events->data) {
-		d = malloc(b->len);
-		if (!d)
-			return -1;
-		memcpy(d, b->data, b->len);
-		events->data = d;
-		events->len = b->len;
-		*b = *events;
-	}
 	for (i = 0; i + sizeof(key) < b->len; i++) {
 		if (memcmp(b->data + i, key, sizeof(key) - 1))
 			continue;
@@ -561,7 +553,7 @@ static uint64_t most_pages(struct tdat_file *f)
 int main(int argc, char **argv)
 {
 	struct plan pl = { 0 };
-	struct tdat_file *f, meta;
+	struct tdat_file *f, *meta;
 	struct tdat_blob events = { 0 };
 	char name[4096];
 	int i = 1, p, n;
@@ -626,7 +618,6 @@ int main(int argc, char **argv)
 	if (!f)
 		return die();
 	if (pl.buffer) {
-		meta = *f;
 		for (p = 0; p < f->nbuffers && strcmp(f->buffers[p].name,
 						       pl.buffer); p++)
 			;
@@ -635,19 +626,21 @@ int main(int argc, char **argv)
 				pl.buffer);
 			return 1;
 		}
-		meta.nbuffers = 1;
-		meta.buffers = &f->buffers[p];
+		meta = tdat_meta_clone(f, 0, &err);
+		if (!meta || tdat_meta_copy_buffer(meta, &f->buffers[p],
+						   NULL) < 0)
+			return die();
 		if (pl.system) {
 			if (keep_system(f, &events, pl.system))
 				return 1;
-			meta.meta[TDAT_META_EVENTS] = events;
+			tdat_meta_set(meta, TDAT_META_EVENTS, &events);
 		}
-		if (pl.change && change_format(&meta, &events))
+		if (pl.change && change_format(meta))
 			return 1;
 		pl.pages = INT32_MAX;	/* everything in one piece */
-		if (write_piece(f, &meta, argv[i + 1], &pl, 0))
+		if (write_piece(f, meta, argv[i + 1], &pl, 0))
 			return die();
-		free(events.data);
+		tdat_close(meta);
 		tdat_close(f);
 		printf("1\n");
 		return 0;

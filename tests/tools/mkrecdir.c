@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "libfmt/tracedat.h"
+#include "libfmt/metabuild.h"
 
 struct edits {
 	long zero_pages;
@@ -37,26 +38,26 @@ static void die(const char *what, const char *arg)
 static void write_head(struct tdat_file *in, const char *out)
 {
 	struct tdat_write_opts wo = { in->version, in->codec, 0, 0, 1 };
-	struct tdat_file m = *in;
 	struct tdat_writer *w;
 	struct tdat_error err;
+	struct tdat_file *m = tdat_meta_clone(in, 0, &err);
 	int i, n = 0;
 
+	if (!m)
+		die(err.msg, NULL);
 	/* No data, so no CPU count of its own. */
-	m.options = calloc((size_t)in->noptions + 1, sizeof(*m.options));
-	if (!m.options)
-		die("out of memory", NULL);
-	for (i = 0; i < in->noptions; i++)
-		if (in->options[i].id != TDAT_OPT_CPUCOUNT)
-			m.options[n++] = in->options[i];
-	m.noptions = n;
-	m.nbuffers = 0;
-	m.buffers = NULL;
-	m.cpu_count = 0;	/* like trace-cmd's: cpus=0 */
-	w = tdat_writer_open(out, &m, &wo, &err);
+	for (i = 0; i < m->noptions; i++) {
+		if (m->options[i].id == TDAT_OPT_CPUCOUNT)
+			free(m->options[i].data);
+		else
+			m->options[n++] = m->options[i];
+	}
+	m->noptions = n;
+	m->cpu_count = 0;	/* like trace-cmd's: cpus=0 */
+	w = tdat_writer_open(out, m, &wo, &err);
 	if (!w || tdat_writer_close(w, &err))
 		die(err.msg, NULL);
-	free(m.options);
+	tdat_close(m);
 }
 
 static void put(FILE *fp, const void *p, size_t n, const char *path)

@@ -86,7 +86,7 @@ struct variant {
 	int nadded;
 	struct added added[16];
 	struct tdat_file *in;
-	struct tdat_file out;	/* what the writer is given */
+	struct tdat_file *out;	/* what the writer is given */
 	struct tep_handle *tep;	/* event formats, for payload fields */
 	const char *why;	/* set when a page cannot be converted */
 };
@@ -458,27 +458,25 @@ static void long4_header_page(struct variant *v, struct tdat_blob *b)
 static void add_unknown(struct tdat_file *o)
 {
 	static const char payload[] = "unknown option payload";
-	static struct tdat_extra_section extra;
-	struct tdat_option *opt = &o->options[o->noptions++];
+	struct tdat_option opt = {
+		.id = 200, .size = sizeof(payload), .data = (uint8_t *)payload,
+	};
+	struct tdat_extra_section *x;
 	uint8_t body[16];
 	int i;
 
-	opt->id = 200;
-	opt->size = sizeof(payload);
-	opt->data = malloc(sizeof(payload));
-	if (!opt->data)
+	if (tdat_add_option(o, &opt))
 		die("%s", "out of memory");
-	memcpy(opt->data, payload, sizeof(payload));
 	if (o->version < 7)
 		return;
 	for (i = 0; i < 16; i++)
 		body[i] = (uint8_t)i;
-	extra.id = 40;
-	extra.flags = 0;
-	extra.description = "section from the future";
-	if (tdat_blob_dup(&extra.body, body, sizeof(body)))
+	x = &o->extra[o->nextra++];
+	memset(x, 0, sizeof(*x));
+	x->id = 40;
+	x->description = strdup("section from the future");
+	if (!x->description || tdat_blob_dup(&x->body, body, sizeof(body)))
 		die("%s", "out of memory");
-	o->extra[o->nextra++] = extra;
 }
 
 /* A section given by --section or --zsection, appended to o's. */
@@ -515,28 +513,22 @@ static void add_section(struct tdat_file *o, const struct added *a)
 	x->flags = 1;
 }
 
-/* Private copies of what changes; everything else is shared with in. */
+/* A copy of in's metadata (tdat_meta_clone) to change. */
 static void prepare(struct variant *v)
 {
-	struct tdat_file *o = &v->out;
-	struct tdat_option *opts;
+	struct tdat_extra_section *x;
+	struct tdat_error err;
+	struct tdat_file *o;
 	int i;
 
-	*o = *v->in;
-	for (i = 0; i < TDAT_META_COUNT; i++) {
-		struct tdat_blob copy;
-
-		if (!o->meta_present[i])
-			continue;
-		if (tdat_blob_dup(&copy, o->meta[i].data, o->meta[i].len))
-			die("%s", "out of memory");
-		o->meta[i] = copy;
-	}
+	o = v->out = tdat_meta_clone(v->in, TDAT_CLONE_BUFFERS, &err);
+	if (!o)
+		die("%s", err.msg);
 	if (v->small) {
 		for (i = TDAT_META_KALLSYMS; i <= TDAT_META_PRINTK; i++) {
 			if (o->meta[i].len >= 4)
 				o->meta[i].len = 4;
-			if (o->meta_present[i])
+			if (tdat_meta_has(o, i))
 				memset(o->meta[i].data, 0, 4);
 		}
 	}
@@ -546,26 +538,14 @@ static void prepare(struct variant *v)
 		o->commit_size = 4;
 		o->page_header_size = 12;
 	}
-	opts = calloc((size_t)o->noptions + 2, sizeof(*opts));
-	if (!opts)
+	for (i = 0; v->big && i < o->noptions; i++)
+		swap_option(&o->options[i]);
+	/* Room for the sections added below. */
+	x = realloc(o->extra, ((size_t)o->nextra + 1 + (size_t)v->nadded) *
+			      sizeof(*x));
+	if (!x)
 		die("%s", "out of memory");
-	for (i = 0; i < o->noptions; i++) {
-		opts[i] = o->options[i];
-		opts[i].data = malloc(opts[i].size + 1);
-		if (!opts[i].data)
-			die("%s", "out of memory");
-		memcpy(opts[i].data, o->options[i].data, opts[i].size);
-		if (v->big)
-			swap_option(&opts[i]);
-	}
-	o->options = opts;
-	o->extra = calloc((size_t)o->nextra + 1 + (size_t)v->nadded,
-			  sizeof(*o->extra));
-	if (!o->extra)
-		die("%s", "out of memory");
-	if (o->nextra)
-		memcpy(o->extra, v->in->extra,
-		       (size_t)o->nextra * sizeof(*o->extra));
+	o->extra = x;
 	if (v->unknown)
 		add_unknown(o);
 	if (v->nadded && o->version < 7)
@@ -573,29 +553,12 @@ static void prepare(struct variant *v)
 	if (v->big) {
 		o->big_endian = 1;
 		for (i = 0; i < TDAT_META_COUNT; i++)
-			if (o->meta_present[i])
+			if (tdat_meta_has(o, i))
 				swap_meta_part(i, &o->meta[i]);
 	}
 	/* After the byte order is decided: block headers are in it. */
 	for (i = 0; i < v->nadded; i++)
 		add_section(o, &v->added[i]);
-}
-
-static void release(struct variant *v)
-{
-	int i;
-
-	for (i = 0; i < TDAT_META_COUNT; i++)
-		if (v->out.meta_present[i])
-			free(v->out.meta[i].data);
-	for (i = 0; i < v->out.noptions; i++)
-		free(v->out.options[i].data);
-	free(v->out.options);
-	for (i = v->in->nextra + v->unknown; i < v->out.nextra; i++) {
-		free(v->out.extra[i].description);
-		free(v->out.extra[i].body.data);
-	}
-	free(v->out.extra);
 }
 
 /* ---- trace data ---- */
@@ -736,7 +699,7 @@ int main(int argc, char **argv)
 	wo.version = v.in->version;
 	wo.codec = v.in->codec;
 	wo.threads = 1;
-	w = tdat_writer_open(argv[i + 1], &v.out, &wo, &err);
+	w = tdat_writer_open(argv[i + 1], v.out, &wo, &err);
 	if (!w)
 		die("%s", err.msg);
 	if (copy_data(&v, w, &err)) {
@@ -746,7 +709,7 @@ int main(int argc, char **argv)
 	if (tdat_writer_close(w, &err))
 		die("%s", err.msg);
 	tep_free(v.tep);
-	release(&v);
+	tdat_close(v.out);
 	tdat_close(v.in);
 	return 0;
 }

@@ -146,7 +146,7 @@ int main(int argc, char **argv)
 	       f->big_endian ? "big" : "little", f->long_size, f->page_size,
 	       tdat_cpus(f));
 	for (i = 0; i < TDAT_META_COUNT; i++)
-		if (f->meta_present[i])
+		if (tdat_meta_has(f, i))
 			printf("meta %d size %zu hash %016" PRIx64 "\n",
 			       i + TDAT_META_FIRST, f->meta[i].len,
 			       fnv(FNV_INIT, f->meta[i].data, f->meta[i].len));

@@ -145,7 +145,7 @@ static void test_from_first(void)
 	CU_ASSERT_EQUAL(m->long_size, f->long_size);
 	CU_ASSERT_EQUAL(m->codec, f->codec);
 	for (i = 0; i < TDAT_META_COUNT; i++) {
-		CU_ASSERT_EQUAL(m->meta_present[i], f->meta_present[i]);
+		CU_ASSERT_EQUAL(tdat_meta_has(m, i), tdat_meta_has(f, i));
 		CU_ASSERT_EQUAL(m->meta[i].len, f->meta[i].len);
 		CU_ASSERT(!f->meta[i].len || !memcmp(m->meta[i].data,
 						     f->meta[i].data,
@@ -645,7 +645,7 @@ static void test_stored_zlib(void)
 	/* Damage late in the kallsyms stream: adler32 finds it. */
 	CU_ASSERT_FATAL(tdat_meta_pending(l, TDAT_META_KALLSYMS));
 	CU_ASSERT_EQUAL(tdat_meta_load(l, TDAT_META_PRINTK, &err), 0);
-	s = &l->stored[TDAT_META_KALLSYMS];
+	s = &l->priv->stored[TDAT_META_KALLSYMS];
 	CU_ASSERT_FATAL(!fio_read_blob(l, s->offset + SECTION_HEADER_SIZE,
 				       s->size, &s->bytes, "test", &err));
 	s->bytes.data[s->size - 2] ^= 0x40;
@@ -742,7 +742,7 @@ static void compare_meta(struct tdat_file *a, struct tdat_file *b)
 	int i;
 
 	for (i = 0; i < TDAT_META_COUNT; i++) {
-		CU_ASSERT_EQUAL(a->meta_present[i], b->meta_present[i]);
+		CU_ASSERT_EQUAL(tdat_meta_has(a, i), tdat_meta_has(b, i));
 		CU_ASSERT_FATAL(!tdat_meta_decode(a, i, &x, &err));
 		CU_ASSERT_FATAL(!tdat_meta_decode(b, i, &y, &err));
 		CU_ASSERT(blob_same(&x, &y));

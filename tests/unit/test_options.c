@@ -3,6 +3,7 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 #include "libfmt/tracedat.h"
+#include "libfmt/metabuild.h"
 #include "tests/unit/units.h"
 
 static struct tdat_file *open_fixture(const char *name)
@@ -70,7 +71,7 @@ static void add(struct tdat_file *f, uint16_t id, const void *p, uint32_t n)
 /* Options no fixture has: DATE, OFFSET, TSC2NSEC, and malformed ones. */
 static void test_made_up_options(void)
 {
-	struct tdat_file *f = calloc(1, sizeof(*f));
+	struct tdat_file *f = tdat_meta_new(0, 0, 0, 0, NULL);
 	uint8_t tsc[16] = { 0 };
 	struct tdat_tsc2nsec t;
 	const char *s;

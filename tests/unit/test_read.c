@@ -105,7 +105,7 @@ static void check_meta(const struct tdat_file *f, size_t events,
 {
 	const struct tdat_blob *m = f->meta;
 
-	CU_ASSERT(f->meta_present[TDAT_META_HEADERS]);
+	CU_ASSERT(tdat_meta_has(f, TDAT_META_HEADERS));
 	CU_ASSERT_EQUAL(m[TDAT_META_HEADERS].len, 12 + 8 + 205 + 13 + 8 + 205);
 	CU_ASSERT_EQUAL(memcmp(m[TDAT_META_HEADERS].data, "header_page", 12),
 			0);
@@ -121,8 +121,8 @@ static void check_meta(const struct tdat_file *f, size_t events,
 	CU_ASSERT_EQUAL(tdat_get32(f, m[TDAT_META_PRINTK].data), 4316);
 	CU_ASSERT_EQUAL(m[TDAT_META_CMDLINES].len, cmdlines + 8);
 	CU_ASSERT_EQUAL(tdat_get64(f, m[TDAT_META_CMDLINES].data), cmdlines);
-	CU_ASSERT_FALSE(f->meta_present[TDAT_META_BTF]);
-	CU_ASSERT_FALSE(f->meta_present[TDAT_META_MODULES]);
+	CU_ASSERT_FALSE(tdat_meta_has(f, TDAT_META_BTF));
+	CU_ASSERT_FALSE(tdat_meta_has(f, TDAT_META_MODULES));
 }
 
 #define CLOCKS " global counter uptime perf mono mono_raw boot tai x86-tsc\n"

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "tests/unit/units.h"
 #include "libfmt/tracedat.h"
+#include "libfmt/salvage.h"
 
 static struct tdat_file *open_fixture(const char *name)
 {
@@ -245,7 +246,7 @@ static void test_open_salvage_v7_cut(void)
 		CU_ASSERT_EQUAL(s.lost[0].flags & 1, 1);
 	}
 	CU_ASSERT(s.nnotes >= 1);
-	CU_ASSERT(f->meta_present[TDAT_META_EVENTS]);
+	CU_ASSERT(tdat_meta_has(f, TDAT_META_EVENTS));
 	CU_ASSERT_EQUAL(f->page_header_size, 16);
 	tdat_salvage_free(&s);
 	tdat_close(f);

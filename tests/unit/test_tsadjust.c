@@ -3,12 +3,13 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 #include "libfmt/tracedat.h"
+#include "libfmt/metabuild.h"
 #include "tests/unit/units.h"
 
 /* A file with only options, in the given byte order. */
 static struct tdat_file *bare(int big_endian)
 {
-	struct tdat_file *f = calloc(1, sizeof(*f));
+	struct tdat_file *f = tdat_meta_new(0, 0, 0, 0, NULL);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	f->big_endian = big_endian;

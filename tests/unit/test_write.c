@@ -173,7 +173,7 @@ static void same_content(struct tdat_file *a, struct tdat_file *b)
 	CU_ASSERT_EQUAL(a->page_size, b->page_size);
 	CU_ASSERT_EQUAL(tdat_cpus(a), tdat_cpus(b));
 	for (i = 0; i < TDAT_META_V6_COUNT; i++) {
-		CU_ASSERT_EQUAL(a->meta_present[i], b->meta_present[i]);
+		CU_ASSERT_EQUAL(tdat_meta_has(a, i), tdat_meta_has(b, i));
 		same_blob(&a->meta[i], &b->meta[i]);
 	}
 	CU_ASSERT_EQUAL_FATAL(a->noptions, b->noptions);
@@ -530,23 +530,19 @@ static void add_cpu(struct tdat_buffer *b, int cpu, uint64_t size)
 static struct tdat_file *meta_from(const char *name, int big)
 {
 	struct tdat_file *src = open_path(fixture(name));
-	struct tdat_file *f = calloc(1, sizeof(*f));
+	struct tdat_file *f = tdat_meta_new(7, big, 8, 4096, NULL);
+	struct tdat_blob part;
 	int i;
 
 	CU_ASSERT_FATAL(src && f);
-	f->fd = -1;
 	f->path = strdup("synthetic");
-	f->version = 7;
-	f->big_endian = big;
-	f->long_size = 8;
-	f->page_size = 4096;
 	for (i = 0; i < TDAT_META_V6_COUNT; i++) {
-		f->meta[i] = src->meta[i];	/* take them over */
-		f->meta_present[i] = 1;
+		part = src->meta[i];	/* take them over */
 		src->meta[i].data = NULL;
 		src->meta[i].len = 0;
 		if (big)
-			reencode_meta(&f->meta[i], i, 0, 1);
+			reencode_meta(&part, i, 0, 1);
+		tdat_meta_set(f, i, &part);
 	}
 	tdat_close(src);
 	return f;
@@ -618,6 +614,7 @@ static struct tdat_file *synthetic_meta(void)
 	static const char clock[] = "local [global] counter\n";
 	uint8_t n[8] = { 0, 0, 0, 0, 0, 0, 0, 42 };
 	struct tdat_buffer *b;
+	struct tdat_blob btf;
 
 	f->long_size = 4;
 	f->cpu_count = 2;	/* the top buffer's CPU 3 makes it 4 */
@@ -635,8 +632,8 @@ static struct tdat_file *synthetic_meta(void)
 	f->extra[0].id = 40;
 	f->extra[0].description = strdup("a section from the future");
 	tdat_blob_dup(&f->extra[0].body, "opaque body\0\1\2", 14);
-	tdat_blob_dup(&f->meta[TDAT_META_BTF], "\x9f\xeb\x01\0btf", 7);
-	f->meta_present[TDAT_META_BTF] = 1;
+	tdat_blob_dup(&btf, "\x9f\xeb\x01\0btf", 7);
+	tdat_meta_set(f, TDAT_META_BTF, &btf);
 	return f;
 }
 
@@ -674,7 +671,7 @@ static void check_synthetic_v7(struct tdat_file *m, struct tdat_file *g)
 	CU_ASSERT_EQUAL(tdat_cpus(g), 4);
 	for (i = 0; i < TDAT_META_V6_COUNT; i++)
 		same_blob(&m->meta[i], &g->meta[i]);
-	CU_ASSERT_EQUAL(g->meta_present[TDAT_META_BTF], 1);
+	CU_ASSERT_EQUAL(tdat_meta_has(g, TDAT_META_BTF), 1);
 	same_blob(&m->meta[TDAT_META_BTF], &g->meta[TDAT_META_BTF]);
 	CU_ASSERT_EQUAL_FATAL(g->noptions, 4);
 	for (i = 0; i < 4; i++) {
@@ -731,7 +728,7 @@ static void test_synthetic_big_endian(void)
 		CU_ASSERT_EQUAL(h->long_size, 4);
 		CU_ASSERT_EQUAL(h->cpu_count, 4);
 		CU_ASSERT_EQUAL(h->nextra, 0);
-		CU_ASSERT_EQUAL(h->meta_present[TDAT_META_BTF], 0);
+		CU_ASSERT_EQUAL(tdat_meta_has(h, TDAT_META_BTF), 0);
 		CU_ASSERT_EQUAL(h->noptions, 4);
 		b = find_buffer(h, "");
 		CU_ASSERT_FATAL(b != NULL && b->ncpus == 4);
