@@ -182,8 +182,8 @@ static int collect(struct cpu_merge *c, struct head *t, uint64_t ts,
 				break;
 			}
 			if (items_add(g, item, len, hdr))
-				return merge_fail(err, "%s: out of memory",
-						  in_path(c, t));
+				return tdat_fail_nooff(err, in_path(c, t),
+						       "out of memory");
 			t->pos++;
 			t->dropped++;	/* until judged */
 		}
@@ -212,8 +212,8 @@ static int hold_kept(struct cpu_merge *c, struct head *t,
 		keep = c->gkeep[k];
 		if (keep && items_add(&c->held, g->b + g->it[k].off,
 				      g->it[k].len, g->it[k].hdr))
-			return merge_fail(err, "%s: out of memory",
-					  in_path(c, t));
+			return tdat_fail_nooff(err, in_path(c, t),
+					       "out of memory");
 		m += keep;
 	}
 	while (p < c->ngp)
@@ -240,7 +240,7 @@ int gather(struct cpu_merge *c, struct head *t, uint64_t ts,
 	if (collect(c, t, ts, err))
 		return -1;
 	if (g->n > c->gcap && grow_verdicts(c, g->cap))
-		return merge_fail(err, "%s: out of memory", in_path(c, t));
+		return tdat_fail_nooff(err, in_path(c, t), "out of memory");
 	for (k = 0; k < g->n; k++) {
 		c->gdata[k] = g->b + g->it[k].off + g->it[k].hdr;
 		c->gsize[k] = g->it[k].len - g->it[k].hdr;

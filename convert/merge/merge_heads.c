@@ -18,9 +18,8 @@
 int head_bad_page(struct cpu_merge *c, struct head *h, const char *what,
 		  struct tdat_error *err)
 {
-	return merge_fail(err, "%s: offset %llu: buffer \"%s\" CPU %d: %s",
-			  h->f->path, (unsigned long long)h->off, c->bufname,
-			  c->cpu, what);
+	return tdat_fail(err, h->f->path, h->off, "buffer \"%s\" CPU %d: %s",
+			 c->bufname, c->cpu, what);
 }
 
 static void head_close(struct cpu_merge *c, struct head *h)
@@ -61,8 +60,8 @@ static int next_chunk_page(struct cpu_merge *c, struct head *h,
 		uint8_t *b = realloc(h->ubuf, h->usize);
 
 		if (!b)
-			return merge_fail(err, "%s: out of memory",
-					  h->f->path);
+			return tdat_fail_nooff(err, h->f->path,
+					       "out of memory");
 		h->ubuf = b;
 		h->ucap = h->usize;
 	}
@@ -147,8 +146,8 @@ int head_open(struct cpu_merge *c, struct head *h, struct merge_stream *s,
 	h->keep = malloc(cap);
 	h->ioff = malloc(cap * sizeof(*h->ioff));
 	if (!h->ts || !h->data || !h->size || !h->keep || !h->ioff)
-		return merge_fail(err, "%s: out of memory",
-				  c->m->in[s->input].path);
+		return tdat_fail_nooff(err, c->m->in[s->input].path,
+				       "out of memory");
 	h->f = input_get(c->m, s->input, err);
 	if (!h->f)
 		return -1;
@@ -163,8 +162,8 @@ int head_open(struct cpu_merge *c, struct head *h, struct merge_stream *s,
 	    h->f->codec == c->m->out_codec) {
 		h->dec = tdat_chunk_decoder_new(h->f);
 		if (!h->dec)
-			return merge_fail(err, "%s: out of memory",
-					  h->f->path);
+			return tdat_fail_nooff(err, h->f->path,
+					       "out of memory");
 		h->chunked = 1;
 		h->coff = h->f->buffers[s->buf].cpus[s->idx].offset + 4;
 	}

@@ -72,9 +72,6 @@ struct merge_ctx {
 
 /* ---- merge.c ---- */
 
-/* Fill err with one line; returns -1. */
-int merge_fail(struct tdat_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 void merge_warn(struct merge_ctx *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Append n bytes of p to *b (*len used of *cap, grown by doubling).

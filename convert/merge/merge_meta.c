@@ -169,7 +169,7 @@ struct tdat_file *meta_from_first(const struct tdat_file *f,
 	raise_cpu_count(m, f);
 	return m;
 nomem:
-	merge_fail(err, "%s: out of memory", f->path);
+	tdat_fail_nooff(err, f->path, "out of memory");
 fail:
 	meta_free(m);
 	return NULL;
@@ -197,8 +197,8 @@ int same_part(const struct tdat_file *m, const struct tdat_file *f,
 
 int conflict(const struct who *w, const char *what)
 {
-	return merge_fail(w->err, "%s: cannot be merged with %s: %s", w->file,
-			  w->first, what);
+	return tdat_fail_nooff(w->err, w->file, "cannot be merged with %s: %s",
+			       w->first, what);
 }
 
 static int check_header(const struct tdat_file *m, const struct tdat_file *f,
@@ -276,7 +276,7 @@ static int join_buffers(struct tdat_file *m, const struct tdat_file *f,
 	}
 	return 0;
 nomem:
-	return merge_fail(w->err, "%s: out of memory", w->file);
+	return tdat_fail_nooff(w->err, w->file, "out of memory");
 }
 
 /* The top buffer goes first, as readers expect. */
@@ -320,10 +320,10 @@ int meta_join(struct tdat_file *m, const struct tdat_file *f,
 
 	for (i = 0; i < TDAT_META_COUNT; i++)
 		if (tdat_meta_pending(f, i) || tdat_meta_pending(m, i))
-			return merge_fail(err, "%s: metadata section %d is not"
-					  " decoded (opened lazily: use"
-					  " meta_join_input)", f->path,
-					  TDAT_META_FIRST + i);
+			return tdat_fail_nooff(err, f->path, "metadata section"
+					       " %d is not decoded (opened"
+					       " lazily: use meta_join_input)",
+					       TDAT_META_FIRST + i);
 	return join_all(m, f, &w);
 }
 

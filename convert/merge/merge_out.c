@@ -146,11 +146,11 @@ int emit_held(struct cpu_merge *c, struct tdat_error *err)
 			r = tdat_page_fill_item(f, &c->pf, c->held.b + it->off,
 						it->len, c->dts);
 			if (r < 0)
-				return merge_fail(err, "buffer \"%s\" CPU %d:"
-						  " an event at %llu does not"
-						  " fit a page", c->bufname,
-						  c->cpu, (unsigned long long)
-						  c->dts);
+				return tdat_errorf(err, "buffer \"%s\" CPU %d:"
+						   " an event at %llu does not"
+						   " fit a page", c->bufname,
+						   c->cpu, (unsigned long long)
+						   c->dts);
 			if (!r && pend_flush(c, err))
 				return -1;
 		} while (!r);

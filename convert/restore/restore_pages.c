@@ -13,15 +13,15 @@
 
 void restore_say(const struct convert_opts *o, const char *fmt, ...)
 {
-	char msg[512];
+	struct tdat_error e;	/* one printable line, as errors are */
 	va_list ap;
 
 	if (!o || !o->warn)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	tdat_verrorf(&e, fmt, ap);
 	va_end(ap);
-	o->warn(o->warn_ctx, msg);
+	o->warn(o->warn_ctx, e.msg);
 }
 
 int pf_init(struct page_filter *pf, const struct tdat_file *f,
@@ -42,7 +42,7 @@ int pf_init(struct page_filter *pf, const struct tdat_file *f,
 	pf->cap = (size_t)BATCH_PAGES * page_size;
 	pf->batch = malloc(pf->cap);
 	if (!pf->batch) {
-		snprintf(err->msg, sizeof(err->msg), "%s: out of memory", file);
+		tdat_fail_nooff(err, file, "out of memory");
 		return -1;
 	}
 	return 0;

@@ -19,8 +19,7 @@
 
 int sv_oom(struct salvage *sv, struct tdat_error *err)
 {
-	snprintf(err->msg, sizeof(err->msg), "%.400s: out of memory",
-		 sv->path);
+	tdat_fail_nooff(err, sv->path, "out of memory");
 	return -1;
 }
 
@@ -279,10 +278,10 @@ static int write_out(struct salvage *sv, const char *out,
 			r = sv_copy_stream(sv, w, b, &sv->plans[b].streams[i], err);
 	}
 	if (!r && !sv->pages && !(sv->nbufs && sv->plans[0].latency))
-		r = snprintf(err->msg, sizeof(err->msg), "%.400s: nothing to"
-			     " salvage: no complete page of trace data survives"
-			     " (%llu bytes dropped)", sv->path,
-			     (unsigned long long)sv->dropped) ? -1 : -1;
+		r = tdat_fail_nooff(err, sv->path, "nothing to salvage: no"
+				    " complete page of trace data survives"
+				    " (%llu bytes dropped)",
+				    (unsigned long long)sv->dropped);
 	if (r) {
 		tdat_writer_abort(w);
 		return -1;

@@ -77,7 +77,7 @@ struct walker {
 
 static int oom(const struct tdat_file *in, struct tdat_error *err)
 {
-	snprintf(err->msg, sizeof(err->msg), "%s: out of memory", in->path);
+	tdat_fail_nooff(err, in->path, "out of memory");
 	return -1;
 }
 
@@ -186,12 +186,12 @@ static int walk_next(struct tdat_file *in, struct walker *w,
 				return 1;
 			}
 			if (got < 0) {
-				snprintf(err->msg, sizeof(err->msg), "%s: page %llu"
-					 " of a CPU stream has a corrupt event"
-					 " at byte %u", in->path,
-					 (unsigned long long)w->page,
-					 w->it.pos);
-				return -1;
+				return tdat_fail_nooff(err, in->path, "page"
+						       " %llu of a CPU stream"
+						       " has a corrupt event"
+						       " at byte %u",
+						       (unsigned long long)
+						       w->page, w->it.pos);
 			}
 			w->page++;
 		}
@@ -204,10 +204,8 @@ static int walk_next(struct tdat_file *in, struct walker *w,
 			return got;
 		}
 		if (tdat_page_iter_init(&w->it, in, page, w->page_size)) {
-			snprintf(err->msg, sizeof(err->msg), "%s: offset %llu:"
-				 " page commit is larger than the page",
-				 in->path, (unsigned long long)off);
-			return -1;
+			return tdat_fail(err, in->path, off, "page commit is"
+					 " larger than the page");
 		}
 		w->have_page = 1;
 		w->ev = 0;
@@ -219,9 +217,9 @@ static int assign(const struct tdat_file *in, struct walker *w, int k,
 		  struct tdat_error *err)
 {
 	if (k < 0 || k >= SPLIT_MAX_PIECES) {
-		snprintf(err->msg, sizeof(err->msg), "%s: more than %d pieces;"
-			 " choose a larger unit", in->path, SPLIT_MAX_PIECES);
-		return -1;
+		return tdat_fail_nooff(err, in->path, "more than %d pieces;"
+				       " choose a larger unit",
+				       SPLIT_MAX_PIECES);
 	}
 	while (w->last < k) {
 		if (w->last + 1 >= w->cap) {
