@@ -10,6 +10,7 @@ const char *fixture(const char *name);
 const char *test_tmpdir(void);
 
 void suite_bytes(void);
+void suite_bytebuf(void);
 void suite_codec(void);
 void suite_read(void);
 void suite_pages(void);
