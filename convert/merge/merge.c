@@ -31,27 +31,6 @@ void merge_warn(struct merge_ctx *m, const char *fmt, ...)
 }
 
 /* Inputs kept open: 64, or half the descriptors the process may have. */
-int merge_bytes_add(uint8_t **b, size_t *len, size_t *cap, const void *p,
-		    size_t n)
-{
-	if (*len + n > *cap) {
-		size_t c = *cap ? *cap : 4096;
-		uint8_t *q;
-
-		while (c < *len + n)
-			c *= 2;
-		q = realloc(*b, c);
-		if (!q)
-			return -1;
-		*b = q;
-		*cap = c;
-	}
-	if (n)
-		memcpy(*b + *len, p, n);
-	*len += n;
-	return 0;
-}
-
 static int default_max_open(void)
 {
 	struct rlimit rl;

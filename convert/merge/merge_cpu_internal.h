@@ -14,12 +14,11 @@
 /* Event items (header words and payload) copied out of their pages. */
 struct items {
 	struct item {
-		size_t off;	/* in b */
+		size_t off;	/* in b.data */
 		uint32_t len, hdr;	/* item bytes, of them header */
 	} *it;
 	uint32_t n, cap;
-	uint8_t *b;
-	size_t nb, bcap;
+	struct tdat_bytes b;
 };
 
 /* An input stream being read: its current page and that page's events. */

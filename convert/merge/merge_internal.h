@@ -31,6 +31,7 @@
 #define MERGE_INTERNAL_H
 
 #include "convert/merge/merge.h"
+#include "libfmt/bytes.h"
 
 /* One input's CPU stream feeding an output CPU stream. */
 struct merge_stream {
@@ -74,10 +75,6 @@ struct merge_ctx {
 
 void merge_warn(struct merge_ctx *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Append n bytes of p to *b (*len used of *cap, grown by doubling).
- * -1 when out of memory, *b left as it was. */
-int merge_bytes_add(uint8_t **b, size_t *len, size_t *cap, const void *p,
-		    size_t n);
 
 /* ---- merge_meta.c ---- */
 

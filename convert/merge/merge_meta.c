@@ -57,7 +57,14 @@ int blob_equal(const struct tdat_blob *a, const struct tdat_blob *b)
 /* Append bytes to a growing blob. */
 int blob_add(struct tdat_blob *b, size_t *cap, const void *p, size_t n)
 {
-	return merge_bytes_add(&b->data, &b->len, cap, p, n);
+	struct tdat_bytes t = { b->data, b->len, *cap };
+
+	if (tdat_bytes_add(&t, p, n))
+		return -1;
+	b->data = t.data;
+	b->len = t.len;
+	*cap = t.cap;
+	return 0;
 }
 
 static int add_cpu(struct tdat_buffer *b, int cpu)

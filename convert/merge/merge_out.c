@@ -143,7 +143,7 @@ int emit_held(struct cpu_merge *c, struct tdat_error *err)
 				tdat_page_fill_init(f, &c->pf, c->pend, c->ps);
 				c->pf_open = 1;
 			}
-			r = tdat_page_fill_item(f, &c->pf, c->held.b + it->off,
+			r = tdat_page_fill_item(f, &c->pf, c->held.b.data + it->off,
 						it->len, c->dts);
 			if (r < 0)
 				return tdat_errorf(err, "buffer \"%s\" CPU %d:"
@@ -156,6 +156,6 @@ int emit_held(struct cpu_merge *c, struct tdat_error *err)
 		} while (!r);
 	}
 	c->held.n = 0;
-	c->held.nb = 0;
+	tdat_bytes_reset(&c->held.b);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #define TDAT_RESTORE_SALVAGE_H
 
 #include "convert/restore/salvage.h"
+#include "libfmt/bytes.h"
 
 #define READ_PAGES 64
 #define MAX_CHUNK (256u << 20)
@@ -44,15 +45,13 @@ struct salvage {
 	struct plan *plans;
 
 	uint64_t pages, events, dropped;
-	uint8_t *cbuf, *ubuf;	/* chunk in, pages out */
-	size_t ccap, ucap;
+	struct tdat_bytes cbuf, ubuf;	/* chunk in, pages out (scratch) */
 };
 
 /* ---- salvage.c ---- */
 
 int sv_oom(struct salvage *sv, struct tdat_error *err);
 uint64_t sv_align_up(uint64_t v, uint64_t to);
-int sv_grow(uint8_t **p, size_t *cap, size_t need);
 /* A u32 of the file at off: 0, or -1 past its end. */
 int sv_get32(struct salvage *sv, uint64_t off, uint32_t *v);
 /* Sizes a chunk header can hold; whether the chunk at at decompresses. */

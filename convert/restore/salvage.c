@@ -28,20 +28,6 @@ uint64_t sv_align_up(uint64_t v, uint64_t to)
 	return (v + to - 1) / to * to;
 }
 
-int sv_grow(uint8_t **p, size_t *cap, size_t need)
-{
-	uint8_t *n;
-
-	if (need <= *cap)
-		return 0;
-	n = realloc(*p, need);
-	if (!n)
-		return -1;
-	*p = n;
-	*cap = need;
-	return 0;
-}
-
 int sv_get32(struct salvage *sv, uint64_t off, uint32_t *v)
 {
 	uint8_t b[4];
@@ -170,10 +156,11 @@ int sv_chunk_decompresses(struct salvage *sv, uint64_t at, uint32_t c,
 {
 	struct tdat_error e;
 
-	return !sv_grow(&sv->cbuf, &sv->ccap, c) &&
-	       !sv_grow(&sv->ubuf, &sv->ucap, u) &&
-	       !tdat_salvage_read(sv->f, at + 8, sv->cbuf, c, &e) &&
-	       !tdat_salvage_decompress(sv->f, sv->cbuf, c, sv->ubuf, u);
+	return !tdat_bytes_reserve(&sv->cbuf, c) &&
+	       !tdat_bytes_reserve(&sv->ubuf, u) &&
+	       !tdat_salvage_read(sv->f, at + 8, sv->cbuf.data, c, &e) &&
+	       !tdat_salvage_decompress(sv->f, sv->cbuf.data, c,
+					sv->ubuf.data, u);
 }
 
 /* A described compressed stream ends where the file's next one begins:
@@ -321,8 +308,8 @@ int salvage_file(const char *in, const char *out,
 done:
 	free_plans(&sv);
 	free(sv.ids);
-	free(sv.cbuf);
-	free(sv.ubuf);
+	tdat_bytes_free(&sv.cbuf);
+	tdat_bytes_free(&sv.ubuf);
 	tdat_salvage_free(&sv.s);
 	tdat_close(sv.f);
 	return r;
