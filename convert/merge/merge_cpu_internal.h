@@ -43,8 +43,7 @@ struct head {
 	struct tdat_chunk_decoder *dec;
 	const uint8_t *cdata;
 	uint32_t csize, usize;
-	uint8_t *ubuf;
-	uint32_t ucap;
+	struct tdat_bytes ubuf;	/* the chunk decoded (scratch) */
 	uint32_t pg, npg;	/* page in the chunk, pages in the chunk */
 	uint64_t seq;		/* chunks read */
 	uint64_t coff;		/* file offset of the next chunk */

@@ -45,7 +45,7 @@ static int next_chunk_page(struct cpu_merge *c, struct head *h,
 
 	if (h->pg + 1 < h->npg) {
 		h->pg++;
-		h->page = h->ubuf + (size_t)h->pg * c->ps;
+		h->page = h->ubuf.data + (size_t)h->pg * c->ps;
 		return 1;
 	}
 	got = tdat_cpu_next_chunk(h->r, &h->cdata, &h->csize, &h->usize, err);
@@ -56,22 +56,15 @@ static int next_chunk_page(struct cpu_merge *c, struct head *h,
 	if (!h->usize || h->usize % c->ps)
 		return head_bad_page(c, h, "chunk does not hold whole pages",
 				     err);
-	if (h->usize > h->ucap) {
-		uint8_t *b = realloc(h->ubuf, h->usize);
-
-		if (!b)
-			return tdat_fail_nooff(err, h->f->path,
-					       "out of memory");
-		h->ubuf = b;
-		h->ucap = h->usize;
-	}
-	if (tdat_chunk_decode(h->dec, h->cdata, h->csize, h->ubuf, h->usize,
-			      h->off, err))
+	if (tdat_bytes_reserve(&h->ubuf, h->usize))
+		return tdat_fail_nooff(err, h->f->path, "out of memory");
+	if (tdat_chunk_decode(h->dec, h->cdata, h->csize, h->ubuf.data,
+			      h->usize, h->off, err))
 		return -1;
 	h->seq++;
 	h->pg = 0;
 	h->npg = h->usize / c->ps;
-	h->page = h->ubuf;
+	h->page = h->ubuf.data;
 	return 1;
 }
 
@@ -174,7 +167,7 @@ void head_free(struct head *h)
 {
 	tdat_cpu_close(h->r);
 	tdat_chunk_decoder_free(h->dec);
-	free(h->ubuf);
+	tdat_bytes_free(&h->ubuf);
 	free(h->ts);
 	free(h->data);
 	free(h->size);
