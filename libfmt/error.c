@@ -44,6 +44,13 @@ int tdat_fail(struct tdat_error *err, const char *file, uint64_t off,
 	return -1;
 }
 
+int tdat_vfail(struct tdat_error *err, const char *file, uint64_t off,
+	       const char *fmt, va_list ap)
+{
+	format_error(err, file, 1, off, fmt, ap);
+	return -1;
+}
+
 int tdat_fail_nooff(struct tdat_error *err, const char *file,
 		    const char *fmt, ...)
 {

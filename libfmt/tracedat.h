@@ -36,9 +36,12 @@ int tdat_fail(struct tdat_error *err, const char *file, uint64_t off,
 /* Same without an offset: "FILE: what". */
 int tdat_fail_nooff(struct tdat_error *err, const char *file,
 		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* tdat_errorf for wrappers that take their own "...". */
+/* tdat_errorf and tdat_fail for wrappers that take their own "...". */
 int tdat_verrorf(struct tdat_error *err, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+int tdat_vfail(struct tdat_error *err, const char *file, uint64_t off,
+	       const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 /* ---- small value types ----------------------------------------------- */
 
