@@ -144,10 +144,9 @@ static int copy_chunks(struct salvage *sv, struct page_filter *pf,
 		at += 8 + (uint64_t)c;
 	}
 	if (n < k)
-		restore_say(sv->o, "%s: offset %llu: lost: buffer \"%s\" CPU"
-			    " %d: %u of its %u chunks", sv->path,
-			    (unsigned long long)at, pf->buffer, pf->cpu, k - n,
-			    k);
+		restore_say_at(sv->o, sv->path, at, "lost: buffer \"%s\" CPU"
+			       " %d: %u of its %u chunks", pf->buffer, pf->cpu,
+			       k - n, k);
 	return 0;
 }
 
@@ -164,11 +163,10 @@ int sv_copy_stream(struct salvage *sv, struct tdat_writer *w, int b,
 	r = sv->plans[b].compressed ? copy_chunks(sv, &pf, s, err) :
 				      copy_raw(sv, &pf, s, err);
 	if (!r && s->lost)
-		restore_say(sv->o, "%s: offset %llu: lost: buffer \"%s\" CPU"
-			    " %d: %llu bytes recorded past the end of the"
-			    " file", sv->path,
-			    (unsigned long long)sv->f->file_size,
-			    pf.buffer, s->cpu, (unsigned long long)s->lost);
+		restore_say_at(sv->o, sv->path, sv->f->file_size, "lost:"
+			       " buffer \"%s\" CPU %d: %llu bytes recorded"
+			       " past the end of the file", pf.buffer, s->cpu,
+			       (unsigned long long)s->lost);
 	if (!r)
 		r = pf_flush(&pf, err);
 	sv->pages += pf.kept;

@@ -24,6 +24,20 @@ void restore_say(const struct convert_opts *o, const char *fmt, ...)
 	o->warn(o->warn_ctx, e.msg);
 }
 
+void restore_say_at(const struct convert_opts *o, const char *file,
+		    uint64_t off, const char *fmt, ...)
+{
+	struct tdat_error e;
+	va_list ap;
+
+	if (!o || !o->warn)
+		return;
+	va_start(ap, fmt);
+	tdat_vfail(&e, file, off, fmt, ap);
+	va_end(ap);
+	o->warn(o->warn_ctx, e.msg);
+}
+
 int pf_init(struct page_filter *pf, const struct tdat_file *f,
 	    const struct tdat_event_ids *ids, struct tdat_writer *w,
 	    const struct convert_opts *o, uint32_t page_size,
@@ -65,17 +79,16 @@ static void tell_run(struct page_filter *pf)
 		return;
 	pf->run_pages = 0;
 	if (pf->run_chunk)
-		restore_say(pf->o, "%s: offset %llu: dropped: buffer \"%s\" CPU"
-			    " %d: %llu %s page%s (%llu bytes) of the chunk"
-			    " here, from its page %llu: %s", pf->file,
-			    (unsigned long long)pf->run_chunk, pf->buffer,
-			    pf->cpu, n, what, s, bytes,
-			    (unsigned long long)pf->run_off, pf->run_why);
+		restore_say_at(pf->o, pf->file, pf->run_chunk, "dropped:"
+			       " buffer \"%s\" CPU %d: %llu %s page%s (%llu"
+			       " bytes) of the chunk here, from its page %llu:"
+			       " %s", pf->buffer, pf->cpu, n, what, s, bytes,
+			       (unsigned long long)pf->run_off, pf->run_why);
 	else
-		restore_say(pf->o, "%s: offset %llu: dropped: buffer \"%s\" CPU"
-			    " %d: %llu %s page%s (%llu bytes): %s", pf->file,
-			    (unsigned long long)pf->run_off, pf->buffer,
-			    pf->cpu, n, what, s, bytes, pf->run_why);
+		restore_say_at(pf->o, pf->file, pf->run_off, "dropped: buffer"
+			       " \"%s\" CPU %d: %llu %s page%s (%llu bytes):"
+			       " %s", pf->buffer, pf->cpu, n, what, s, bytes,
+			       pf->run_why);
 }
 
 static int put_batch(struct page_filter *pf, struct tdat_error *err)
@@ -127,9 +140,9 @@ void pf_drop(struct page_filter *pf, uint64_t off, uint64_t bytes,
 {
 	tell_run(pf);
 	pf->dropped_bytes += bytes;
-	restore_say(pf->o, "%s: offset %llu: dropped: buffer \"%s\" CPU %d:"
-		    " %llu bytes: %s", pf->file, (unsigned long long)off,
-		    pf->buffer, pf->cpu, (unsigned long long)bytes, why);
+	restore_say_at(pf->o, pf->file, off, "dropped: buffer \"%s\" CPU %d:"
+		       " %llu bytes: %s", pf->buffer, pf->cpu,
+		       (unsigned long long)bytes, why);
 }
 
 int pf_flush(struct page_filter *pf, struct tdat_error *err)

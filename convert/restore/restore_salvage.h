@@ -6,6 +6,15 @@
  *                     their CPU streams, infer name and clock
  *   restore_copy.c    streams to the writer: raw pages, or chunks with
  *                     resync after a damaged chunk header
+ *   restore_table.c   the table being planned (buffers, streams), small
+ *                     reads of the file, the chunk checks
+ *
+ * Calls only go down this list's order:
+ *
+ *   salvage.c -> restore_search.c, restore_copy.c -> restore_table.c
+ *
+ * and every file may use the page filter and restore_say
+ * (restore_pages.c, salvage.h), which call none of them.
  */
 #ifndef TDAT_RESTORE_SALVAGE_H
 #define TDAT_RESTORE_SALVAGE_H
@@ -48,7 +57,7 @@ struct salvage {
 	struct tdat_bytes cbuf, ubuf;	/* chunk in, pages out (scratch) */
 };
 
-/* ---- salvage.c ---- */
+/* ---- restore_table.c ---- */
 
 int sv_oom(struct salvage *sv, struct tdat_error *err);
 uint64_t sv_align_up(uint64_t v, uint64_t to);

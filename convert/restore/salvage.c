@@ -17,72 +17,6 @@
 #include <string.h>
 #include "convert/restore/restore_salvage.h"
 
-int sv_oom(struct salvage *sv, struct tdat_error *err)
-{
-	tdat_fail_nooff(err, sv->path, "out of memory");
-	return -1;
-}
-
-uint64_t sv_align_up(uint64_t v, uint64_t to)
-{
-	return (v + to - 1) / to * to;
-}
-
-int sv_get32(struct salvage *sv, uint64_t off, uint32_t *v)
-{
-	uint8_t b[4];
-	struct tdat_error e;
-
-	if (off + 4 > sv->f->file_size ||
-	    tdat_salvage_read(sv->f, off, b, 4, &e))
-		return -1;
-	*v = tdat_get32(sv->f, b);
-	return 0;
-}
-
-/* ---- the buffer table ---- */
-
-struct tdat_buffer *sv_add_buffer(struct salvage *sv, const char *name,
-				      const char *clock, uint32_t ps)
-{
-	struct tdat_buffer *b;
-	struct plan *p;
-
-	b = realloc(sv->bufs, (size_t)(sv->nbufs + 1) * sizeof(*b));
-	if (!b)
-		return NULL;
-	sv->bufs = b;
-	p = realloc(sv->plans, (size_t)(sv->nbufs + 1) * sizeof(*p));
-	if (!p)
-		return NULL;
-	sv->plans = p;
-	memset(&p[sv->nbufs], 0, sizeof(*p));
-	p[sv->nbufs].from = -1;
-	b = &sv->bufs[sv->nbufs++];
-	memset(b, 0, sizeof(*b));
-	b->page_size = ps;
-	b->name = strdup(name);
-	b->clock = strdup(clock ? clock : "");
-	return b->name && b->clock ? b : NULL;
-}
-
-int sv_add_stream(struct plan *p, int cpu, uint64_t start, uint64_t end,
-		      uint64_t lost)
-{
-	struct stream *s;
-
-	s = realloc(p->streams, (size_t)(p->nstreams + 1) * sizeof(*s));
-	if (!s)
-		return -1;
-	p->streams = s;
-	s = &s[p->nstreams++];
-	s->cpu = cpu;
-	s->start = start;
-	s->end = end;
-	s->lost = lost;
-	return 0;
-}
-
 static void free_plans(struct salvage *sv)
 {
 	int i;
@@ -125,11 +59,11 @@ static int plan_described(struct salvage *sv, int i, struct tdat_error *err)
 		if (end < c->offset)
 			end = UINT64_MAX;
 		if (c->offset >= size) {
-			restore_say(sv->o, "%s: offset %llu: lost: buffer"
-				    " \"%s\" CPU %d: all its %llu bytes are"
-				    " past the end of the file", sv->path,
-				    (unsigned long long)c->offset, fb->name,
-				    c->cpu, (unsigned long long)c->size);
+			restore_say_at(sv->o, sv->path, c->offset, "lost:"
+				       " buffer \"%s\" CPU %d: all its %llu"
+				       " bytes are past the end of the file",
+				       fb->name, c->cpu,
+				       (unsigned long long)c->size);
 			sv->dropped += c->size;
 			continue;
 		}
@@ -141,26 +75,6 @@ static int plan_described(struct salvage *sv, int i, struct tdat_error *err)
 			return sv_oom(sv, err);
 	}
 	return 0;
-}
-
-/* Sizes a chunk header can hold (compression never grows data much). */
-int sv_chunk_plausible(uint32_t c, uint32_t u, uint32_t ps)
-{
-	return c > 0 && u > 0 && u % ps == 0 && u <= MAX_CHUNK &&
-	       c <= u + u / 8 + 1024;
-}
-
-/* The chunk at at (header c, u) decompresses to u bytes. */
-int sv_chunk_decompresses(struct salvage *sv, uint64_t at, uint32_t c,
-			      uint32_t u)
-{
-	struct tdat_error e;
-
-	return !tdat_bytes_reserve(&sv->cbuf, c) &&
-	       !tdat_bytes_reserve(&sv->ubuf, u) &&
-	       !tdat_salvage_read(sv->f, at + 8, sv->cbuf.data, c, &e) &&
-	       !tdat_salvage_decompress(sv->f, sv->cbuf.data, c,
-					sv->ubuf.data, u);
 }
 
 /* A described compressed stream ends where the file's next one begins:
@@ -289,9 +203,8 @@ int salvage_file(const char *in, const char *out,
 	if (!sv.f)
 		return -1;
 	for (i = 0; i < sv.s.nnotes; i++)
-		restore_say(o, "%s: offset %llu: %s", in,
-			    (unsigned long long)sv.s.notes[i].offset,
-			    sv.s.notes[i].text);
+		restore_say_at(o, in, sv.s.notes[i].offset, "%s",
+			       sv.s.notes[i].text);
 	sv.ids = malloc(sizeof(*sv.ids));
 	if (!sv.ids) {
 		sv_oom(&sv, err);
