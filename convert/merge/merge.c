@@ -8,7 +8,6 @@
  * buffer, CPU by CPU, each CPU stream merged from the inputs that have it
  * (merge_cpu.c).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,19 +15,6 @@
 #include "convert/merge/merge_internal.h"
 
 #define DEFAULT_MAX_OPEN 64
-
-void merge_warn(struct merge_ctx *m, const char *fmt, ...)
-{
-	struct tdat_error e;	/* one printable line, as errors are */
-	va_list ap;
-
-	if (!m->o->warn)
-		return;
-	va_start(ap, fmt);
-	tdat_verrorf(&e, fmt, ap);
-	va_end(ap);
-	m->o->warn(m->o->warn_ctx, e.msg);
-}
 
 /* Inputs kept open: 64, or half the descriptors the process may have. */
 static int default_max_open(void)

@@ -22,50 +22,17 @@
  * decoded and joined.  Whatever changes a section's content goes through
  * tdat_meta_set, which drops the stored form the writer would copy.
  *
- * This file holds the entry points, the checks of the header and the
- * buffers, and the copies the others share; event formats are joined in
- * merge_formats.c, kallsyms, printk formats, cmdlines, BTF and modules in
- * merge_texts.c, options in merge_options.c, unknown sections in
- * merge_extras.c (merge_meta_internal.h is what they share).
+ * This file holds the entry points and the checks of the header and the
+ * buffers; event formats are joined in merge_formats.c, kallsyms, printk
+ * formats, cmdlines, BTF and modules in merge_texts.c, options in
+ * merge_options.c, unknown sections in merge_extras.c; the copies and the
+ * conflict line they share are in merge_parts.c, below them all
+ * (merge_meta_internal.h is what they share).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "convert/merge/merge_meta_internal.h"
-
-/* ---- copies ---- */
-
-int blob_copy(struct tdat_blob *to, const struct tdat_blob *from)
-{
-	to->data = NULL;
-	to->len = from->len;
-	if (!from->len)
-		return 0;
-	to->data = malloc(from->len);
-	if (!to->data)
-		return -1;
-	memcpy(to->data, from->data, from->len);
-	return 0;
-}
-
-int blob_equal(const struct tdat_blob *a, const struct tdat_blob *b)
-{
-	return a->len == b->len && (!a->len || !memcmp(a->data, b->data,
-						       a->len));
-}
-
-/* Append bytes to a growing blob. */
-int blob_add(struct tdat_blob *b, size_t *cap, const void *p, size_t n)
-{
-	struct tdat_bytes t = { b->data, b->len, *cap };
-
-	if (tdat_bytes_add(&t, p, n))
-		return -1;
-	b->data = t.data;
-	b->len = t.len;
-	*cap = t.cap;
-	return 0;
-}
 
 static int add_cpu(struct tdat_buffer *b, int cpu)
 {
@@ -193,20 +160,6 @@ int meta_buffer(const struct tdat_file *m, const char *name)
 }
 
 /* ---- conflicts ---- */
-
-/* Is part the same in m and f: known so, or compared? */
-int same_part(const struct tdat_file *m, const struct tdat_file *f,
-	      int part, const struct who *w)
-{
-	return (w->known & (1u << part)) ||
-	       blob_equal(&m->meta[part], &f->meta[part]);
-}
-
-int conflict(const struct who *w, const char *what)
-{
-	return tdat_fail_nooff(w->err, w->file, "cannot be merged with %s: %s",
-			       w->first, what);
-}
 
 static int check_header(const struct tdat_file *m, const struct tdat_file *f,
 			const struct who *w)
