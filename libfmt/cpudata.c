@@ -1,6 +1,7 @@
 /* cpudata.c - streaming one CPU's pages, raw or from compressed chunks. */
 #include <stdlib.h>
 #include <string.h>
+#include "libfmt/bytes.h"
 #include "libfmt/internal.h"
 
 #define RAW_WINDOW_PAGES 64
@@ -18,16 +19,15 @@ struct tdat_cpu_reader {
 	/* compressed: chunk walk */
 	uint32_t nchunks, chunk;
 	uint64_t chunk_off;	/* file offset of the next chunk header */
-	uint8_t *cbuf;
-	size_t ccap;
+	struct tdat_bytes cbuf;	/* the chunk as stored */
 	struct codec_ctx codec;
 
 	int dead;		/* an error left the rest unreachable */
 
 	/* pages ready to hand out */
-	uint8_t *win;
-	size_t wcap, wlen, wpos;
-	uint64_t win_offset;	/* stream offset of win[0] */
+	struct tdat_bytes win;	/* scratch: only its first wlen bytes count */
+	size_t wlen, wpos;
+	uint64_t win_offset;	/* stream offset of win.data[0] */
 };
 
 static int fail_cpu(struct tdat_cpu_reader *r, uint64_t off,
@@ -35,20 +35,6 @@ static int fail_cpu(struct tdat_cpu_reader *r, uint64_t off,
 {
 	return tdat_fail(err, r->f->path, off, "buffer \"%s\" CPU %d: %s",
 			 r->buf_name, r->cpu, what);
-}
-
-static int grow(uint8_t **p, size_t *cap, size_t need)
-{
-	uint8_t *n;
-
-	if (need <= *cap)
-		return 0;
-	n = realloc(*p, need);
-	if (!n)
-		return -1;
-	*p = n;
-	*cap = need;
-	return 0;
 }
 
 static int open_chunks(struct tdat_cpu_reader *r, const struct tdat_cpu *c,
@@ -114,8 +100,8 @@ void tdat_cpu_close(struct tdat_cpu_reader *r)
 	if (!r)
 		return;
 	codec_ctx_free(&r->codec);
-	free(r->cbuf);
-	free(r->win);
+	tdat_bytes_free(&r->cbuf);
+	tdat_bytes_free(&r->win);
 	free(r);
 }
 
@@ -143,8 +129,8 @@ static int fill_raw(struct tdat_cpu_reader *r, struct tdat_error *err)
 				 r->buf_name, r->cpu,
 				 (unsigned long long)(left - avail));
 	}
-	if (grow(&r->win, &r->wcap, n) ||
-	    fio_read_at(r->f, r->pos, r->win, n, "trace data", err))
+	if (tdat_bytes_reserve(&r->win, n) ||
+	    fio_read_at(r->f, r->pos, r->win.data, n, "trace data", err))
 		return -1;
 	r->win_offset = r->pos;
 	r->pos += n;
@@ -177,9 +163,10 @@ static int chunk_header(struct tdat_cpu_reader *r, uint32_t *csize,
 static int read_chunk_payload(struct tdat_cpu_reader *r, uint32_t csize,
 			      struct tdat_error *err)
 {
-	if (grow(&r->cbuf, &r->ccap, csize ? csize : 1))
+	if (tdat_bytes_reserve(&r->cbuf, csize ? csize : 1))
 		return fail_cpu(r, r->chunk_off, err, "out of memory");
-	if (fio_read_at(r->f, r->chunk_off + 8, r->cbuf, csize, "chunk", err))
+	if (fio_read_at(r->f, r->chunk_off + 8, r->cbuf.data, csize, "chunk",
+			err))
 		return -1;
 	return 0;
 }
@@ -192,9 +179,10 @@ static int fill_compressed(struct tdat_cpu_reader *r, struct tdat_error *err)
 	if (got <= 0)
 		return got;
 	if (read_chunk_payload(r, csize, err) ||
-	    grow(&r->win, &r->wcap, usize ? usize : 1))
+	    tdat_bytes_reserve(&r->win, usize ? usize : 1))
 		return -1;
-	if (codec_decompress(&r->codec, r->cbuf, csize, r->win, usize)) {
+	if (codec_decompress(&r->codec, r->cbuf.data, csize, r->win.data,
+			     usize)) {
 		/* Its framing is intact: the next chunk can still be read. */
 		fail_cpu(r, r->chunk_off, err, "chunk does not decompress;"
 			 " its pages are skipped");
@@ -227,7 +215,7 @@ int tdat_cpu_next_page(struct tdat_cpu_reader *r, const uint8_t **page,
 		if (got <= 0)
 			return got;
 	}
-	*page = r->win + r->wpos;
+	*page = r->win.data + r->wpos;
 	if (offset)
 		*offset = r->win_offset + r->wpos;
 	r->wpos += r->page_size;
@@ -262,7 +250,7 @@ int tdat_cpu_next_chunk(struct tdat_cpu_reader *r, const uint8_t **data,
 		return got;
 	if (read_chunk_payload(r, *csize, err))
 		return -1;
-	*data = r->cbuf;
+	*data = r->cbuf.data;
 	r->chunk_off += 8 + (uint64_t)*csize;
 	r->chunk++;
 	return 1;
@@ -271,18 +259,24 @@ int tdat_cpu_next_chunk(struct tdat_cpu_reader *r, const uint8_t **data,
 static int latency_chunks(struct tdat_cpu_reader *r, struct tdat_blob *out,
 			  struct tdat_error *err)
 {
-	size_t cap = 0;
+	struct tdat_bytes text = { 0 };
 
 	while (r->chunk < r->nchunks) {
-		if (fill_compressed(r, err) < 0)
+		if (fill_compressed(r, err) < 0) {
+			tdat_bytes_free(&text);
 			return -1;
-		if (out->len + r->wlen > TDAT_MAX_BLOB ||
-		    grow(&out->data, &cap, out->len + r->wlen))
+		}
+		/* Grown to the size only: the text may be near 1 GiB. */
+		if (text.len + r->wlen > TDAT_MAX_BLOB ||
+		    tdat_bytes_reserve(&text, text.len + r->wlen) ||
+		    tdat_bytes_add(&text, r->win.data, r->wlen)) {
+			tdat_bytes_free(&text);
 			return fail_cpu(r, r->chunk_off, err, "latency text is"
 					" too large");
-		memcpy(out->data + out->len, r->win, r->wlen);
-		out->len += r->wlen;
+		}
 	}
+	out->data = text.data;
+	out->len = text.len;
 	return 0;
 }
 
@@ -308,8 +302,8 @@ int tdat_read_latency(struct tdat_file *f, int buf, struct tdat_blob *out,
 	if (!ret)
 		ret = latency_chunks(&r, out, err);
 	codec_ctx_free(&r.codec);
-	free(r.cbuf);
-	free(r.win);
+	tdat_bytes_free(&r.cbuf);
+	tdat_bytes_free(&r.win);
 	if (ret)
 		tdat_blob_free(out);
 	return ret;

@@ -44,6 +44,13 @@ int tdat_fail(struct tdat_error *err, const char *file, uint64_t off,
 	return -1;
 }
 
+int tdat_vfail(struct tdat_error *err, const char *file, uint64_t off,
+	       const char *fmt, va_list ap)
+{
+	format_error(err, file, 1, off, fmt, ap);
+	return -1;
+}
+
 int tdat_fail_nooff(struct tdat_error *err, const char *file,
 		    const char *fmt, ...)
 {
@@ -55,15 +62,21 @@ int tdat_fail_nooff(struct tdat_error *err, const char *file,
 	return -1;
 }
 
+int tdat_verrorf(struct tdat_error *err, const char *fmt, va_list ap)
+{
+	if (!err)
+		return -1;
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	one_line(err->msg);
+	return -1;
+}
+
 int tdat_errorf(struct tdat_error *err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!err)
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	tdat_verrorf(err, fmt, ap);
 	va_end(ap);
-	one_line(err->msg);
 	return -1;
 }

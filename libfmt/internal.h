@@ -34,15 +34,6 @@ struct tdat_priv {
 /* read.c: a zeroed file with its private part (fd -1), or NULL. */
 struct tdat_file *file_alloc(void);
 
-/* ---- error.c ---- */
-
-/* Fill err with "FILE: offset OFF: what" and return -1. */
-int tdat_fail(struct tdat_error *err, const char *file, uint64_t off,
-	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* Same without an offset: "FILE: what". */
-int tdat_fail_nooff(struct tdat_error *err, const char *file,
-		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 /* ---- endian.c ---- */
 
 uint16_t tdat_load16(int big, const void *p);

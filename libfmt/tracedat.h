@@ -21,6 +21,7 @@
 #ifndef TRACEDAT_H
 #define TRACEDAT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,19 @@ struct tdat_error {
  * line; returns -1 so callers can "return tdat_errorf(...)". */
 int tdat_errorf(struct tdat_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* "FILE: offset OFF: what", the usual form; returns -1.  file may be
+ * NULL ("?"). */
+int tdat_fail(struct tdat_error *err, const char *file, uint64_t off,
+	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Same without an offset: "FILE: what". */
+int tdat_fail_nooff(struct tdat_error *err, const char *file,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* tdat_errorf and tdat_fail for wrappers that take their own "...". */
+int tdat_verrorf(struct tdat_error *err, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+int tdat_vfail(struct tdat_error *err, const char *file, uint64_t off,
+	       const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 /* ---- small value types ----------------------------------------------- */
 

@@ -284,8 +284,8 @@ static void writer_free(struct tdat_writer *w)
 	for (i = 0; w->bufs && i < w->nbufs; i++)
 		free(w->bufs[i].cpus);
 	free(w->bufs);
-	free(w->strings.p);
-	free(w->scratch);
+	tdat_bytes_free(&w->strings);
+	tdat_bytes_free(&w->scratch);
 	free(w);
 }
 

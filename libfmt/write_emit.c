@@ -28,15 +28,7 @@ int writer_oom(struct tdat_writer *w, struct tdat_error *err)
 
 uint8_t *writer_scratch(struct tdat_writer *w, size_t n)
 {
-	if (n > w->scratch_cap) {
-		uint8_t *p = realloc(w->scratch, n);
-
-		if (!p)
-			return NULL;
-		w->scratch = p;
-		w->scratch_cap = n;
-	}
-	return w->scratch;
+	return tdat_bytes_reserve(&w->scratch, n) ? NULL : w->scratch.data;
 }
 
 /* ---- appending ---- */
@@ -140,34 +132,14 @@ int patch64(struct tdat_writer *w, uint64_t off, uint64_t v,
 	return patch_bytes(w, off, b, 8, err);
 }
 
-/* ---- byte lists ---- */
+/* ---- option lists ---- */
 
-int bytes_add(struct bytes *b, const void *p, size_t n)
-{
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 256;
-		uint8_t *q;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		q = realloc(b->p, cap);
-		if (!q)
-			return -1;
-		b->p = q;
-		b->cap = cap;
-	}
-	if (n)
-		memcpy(b->p + b->len, p, n);
-	b->len += n;
-	return 0;
-}
-
-int bytes_add_option(struct tdat_writer *w, struct bytes *list, uint16_t id,
+int bytes_add_option(struct tdat_writer *w, struct tdat_bytes *list, uint16_t id,
 		     uint32_t size, const void *data)
 {
 	uint8_t h[6];
 
 	tdat_store16(w->big, h, id);
 	tdat_store32(w->big, h + 2, size);
-	return bytes_add(list, h, sizeof(h)) || bytes_add(list, data, size);
+	return tdat_bytes_add(list, h, sizeof(h)) || tdat_bytes_add(list, data, size);
 }

@@ -58,7 +58,7 @@ static void traceclock_name(const struct tdat_file *m, char *out, size_t cap)
 }
 
 /* A v6 BUFFER option: u64 offset (patched when the block is written), name. */
-static int v6_buffer_option(struct tdat_writer *w, struct bytes *list,
+static int v6_buffer_option(struct tdat_writer *w, struct tdat_bytes *list,
 			    const char *name)
 {
 	size_t n = strlen(name) + 1;
@@ -77,7 +77,7 @@ static int v6_buffer_option(struct tdat_writer *w, struct bytes *list,
 static int v6_options(struct tdat_writer *w, struct tdat_error *err)
 {
 	const struct tdat_file *m = w->meta;
-	struct bytes list = { 0 };
+	struct tdat_bytes list = { 0 };
 	uint64_t base = w->out.pos + 10;	/* where the list starts */
 	int latency = v6_top_is_latency(w), i, r;
 
@@ -99,12 +99,12 @@ static int v6_options(struct tdat_writer *w, struct tdat_error *err)
 		if (v6_buffer_option(w, &list, wb->b->name))
 			goto nomem;
 	}
-	r = emit(w, "options  ", 10, err) || emit(w, list.p, list.len, err) ||
+	r = emit(w, "options  ", 10, err) || emit(w, list.data, list.len, err) ||
 	    emit16(w, 0, err);
-	free(list.p);
+	tdat_bytes_free(&list);
 	return r ? -1 : 0;
 nomem:
-	free(list.p);
+	tdat_bytes_free(&list);
 	return writer_oom(w, err);
 }
 

@@ -18,7 +18,7 @@ static int32_t add_string(struct tdat_writer *w, const char *s)
 {
 	size_t at = w->strings.len;
 
-	if (at > INT32_MAX || bytes_add(&w->strings, s, strlen(s) + 1))
+	if (at > INT32_MAX || tdat_bytes_add(&w->strings, s, strlen(s) + 1))
 		return -1;
 	return (int32_t)at;
 }
@@ -93,7 +93,7 @@ int v7_put_strings(struct tdat_writer *w, struct tdat_error *err)
 	/* Not put_block_section: the table names itself, so "strings" has
 	 * to be added before the table is read. */
 	if (section_begin(w, TDAT_OPT_STRINGS, flags, "strings", &hdr, err) ||
-	    put_body(w, flags, w->strings.p, w->strings.len, err))
+	    put_body(w, flags, w->strings.data, w->strings.len, err))
 		return -1;
 	return section_end(w, hdr, err);
 }
@@ -170,7 +170,7 @@ static int put_extra(struct tdat_writer *w,
 /* ---- options sections ---- */
 
 /* An options section: list + DONE, linked from the previous one. */
-static int put_options_section(struct tdat_writer *w, struct bytes *list,
+static int put_options_section(struct tdat_writer *w, struct tdat_bytes *list,
 			       struct tdat_error *err)
 {
 	uint8_t zero[8] = { 0 };
@@ -179,7 +179,7 @@ static int put_options_section(struct tdat_writer *w, struct bytes *list,
 	if (bytes_add_option(w, list, TDAT_OPT_DONE, 8, zero))
 		return writer_oom(w, err);
 	if (section_begin(w, TDAT_OPT_DONE, 0, "options", &hdr, err) ||
-	    emit(w, list->p, list->len, err) || section_end(w, hdr, err) ||
+	    emit(w, list->data, list->len, err) || section_end(w, hdr, err) ||
 	    patch64(w, w->done_patch, hdr, err))
 		return -1;
 	w->done_patch = w->out.pos - 8;
@@ -195,7 +195,7 @@ static int v7_options(struct tdat_writer *w, const uint64_t *off,
 		      struct tdat_error *err)
 {
 	const struct tdat_file *m = w->meta;
-	struct bytes list = { 0 };
+	struct tdat_bytes list = { 0 };
 	uint8_t b[8];
 	int i, r;
 
@@ -204,7 +204,7 @@ static int v7_options(struct tdat_writer *w, const uint64_t *off,
 				     m->options[i].size, m->options[i].data))
 			goto nomem;
 	if (m->noptions && put_options_section(w, &list, err)) {
-		free(list.p);
+		tdat_bytes_free(&list);
 		return -1;
 	}
 	list.len = 0;
@@ -220,43 +220,43 @@ static int v7_options(struct tdat_writer *w, const uint64_t *off,
 	if (bytes_add_option(w, &list, TDAT_OPT_CPUCOUNT, 4, b))
 		goto nomem;
 	r = put_options_section(w, &list, err);
-	free(list.p);
+	tdat_bytes_free(&list);
 	return r;
 nomem:
-	free(list.p);
+	tdat_bytes_free(&list);
 	return writer_oom(w, err);
 }
 
 /* An options section holding just this buffer's option. */
 static int put_buffer_option(struct tdat_writer *w, uint16_t id,
-			     const struct bytes *payload,
+			     const struct tdat_bytes *payload,
 			     struct tdat_error *err)
 {
-	struct bytes list = { 0 };
+	struct tdat_bytes list = { 0 };
 	int r;
 
 	if (payload->len > UINT32_MAX ||
 	    bytes_add_option(w, &list, id, (uint32_t)payload->len,
-			     payload->p)) {
-		free(list.p);
+			     payload->data)) {
+		tdat_bytes_free(&list);
 		return writer_oom(w, err);
 	}
 	r = put_options_section(w, &list, err);
-	free(list.p);
+	tdat_bytes_free(&list);
 	return r;
 }
 
 /* u64 section offset, name, clock: how BUFFER and BUFFER_TEXT begin. */
-static int buffer_option_head(struct tdat_writer *w, struct bytes *opt,
+static int buffer_option_head(struct tdat_writer *w, struct tdat_bytes *opt,
 			      const struct wbuf *wb)
 {
 	const char *clock = wb->b->clock ? wb->b->clock : "";
 	uint8_t v[8];
 
 	tdat_store64(w->big, v, wb->start);
-	return bytes_add(opt, v, 8) ||
-	       bytes_add(opt, wb->b->name, strlen(wb->b->name) + 1) ||
-	       bytes_add(opt, clock, strlen(clock) + 1);
+	return tdat_bytes_add(opt, v, 8) ||
+	       tdat_bytes_add(opt, wb->b->name, strlen(wb->b->name) + 1) ||
+	       tdat_bytes_add(opt, clock, strlen(clock) + 1);
 }
 
 /* ---- the file ---- */
@@ -382,7 +382,7 @@ int v7_start_flyrecord(struct tdat_writer *w, struct wbuf *wb,
 int v7_finish_flyrecord(struct tdat_writer *w, struct wbuf *wb,
 			struct tdat_error *err)
 {
-	struct bytes opt = { 0 };
+	struct tdat_bytes opt = { 0 };
 	uint8_t v[20];
 	int i, r;
 
@@ -400,16 +400,16 @@ int v7_finish_flyrecord(struct tdat_writer *w, struct wbuf *wb,
 		return -1;
 	tdat_store32(w->big, v, wb->page_size);
 	tdat_store32(w->big, v + 4, (uint32_t)wb->ncpus);
-	r = buffer_option_head(w, &opt, wb) || bytes_add(&opt, v, 8);
+	r = buffer_option_head(w, &opt, wb) || tdat_bytes_add(&opt, v, 8);
 	for (i = 0; !r && i < wb->ncpus; i++) {
 		tdat_store32(w->big, v, (uint32_t)wb->cpus[i].cpu);
 		tdat_store64(w->big, v + 4, wb->cpus[i].offset);
 		tdat_store64(w->big, v + 12, wb->cpus[i].size);
-		r = bytes_add(&opt, v, 20);
+		r = tdat_bytes_add(&opt, v, 20);
 	}
 	r = r ? writer_oom(w, err) :
 		put_buffer_option(w, TDAT_OPT_BUFFER, &opt, err);
-	free(opt.p);
+	tdat_bytes_free(&opt);
 	return r;
 }
 
@@ -418,7 +418,7 @@ int v7_latency(struct tdat_writer *w, struct wbuf *wb, const uint8_t *text,
 	       size_t len, struct tdat_error *err)
 {
 	uint16_t flags = w->codec != TDAT_CODEC_NONE;
-	struct bytes opt = { 0 };
+	struct tdat_bytes opt = { 0 };
 	uint64_t count_at;
 	int r;
 
@@ -439,6 +439,6 @@ int v7_latency(struct tdat_writer *w, struct wbuf *wb, const uint8_t *text,
 		return -1;
 	r = buffer_option_head(w, &opt, wb) ? writer_oom(w, err) :
 	    put_buffer_option(w, TDAT_OPT_BUFFER_TEXT, &opt, err);
-	free(opt.p);
+	tdat_bytes_free(&opt);
 	return r;
 }

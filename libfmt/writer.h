@@ -17,6 +17,7 @@
 #ifndef LIBFMT_WRITER_H
 #define LIBFMT_WRITER_H
 
+#include "libfmt/bytes.h"
 #include "libfmt/internal.h"
 
 /* One CPU stream as written. */
@@ -40,12 +41,6 @@ struct wbuf {
 	uint64_t v6_patch;	/* v6: offset field of its BUFFER option */
 	int ncpus;
 	struct wcpu *cpus;	/* v6: one per CPU id; v7: those with data */
-};
-
-/* A growing byte buffer, for option lists and the strings table. */
-struct bytes {
-	uint8_t *p;
-	size_t len, cap;
 };
 
 struct tdat_writer {
@@ -76,9 +71,8 @@ struct tdat_writer {
 	size_t filled;
 
 	uint64_t done_patch;	/* v7: where the next options offset goes */
-	struct bytes strings;
-	uint8_t *scratch;
-	size_t scratch_cap;
+	struct tdat_bytes strings;
+	struct tdat_bytes scratch;
 	int broken;
 };
 
@@ -110,10 +104,8 @@ int patch32(struct tdat_writer *w, uint64_t off, uint32_t v,
 int patch64(struct tdat_writer *w, uint64_t off, uint64_t v,
 	    struct tdat_error *err);
 
-/* 0, or -1 when out of memory. */
-int bytes_add(struct bytes *b, const void *p, size_t n);
 /* Append an option (u16 id, u32 size, data) to a list. */
-int bytes_add_option(struct tdat_writer *w, struct bytes *list, uint16_t id,
+int bytes_add_option(struct tdat_writer *w, struct tdat_bytes *list, uint16_t id,
 		     uint32_t size, const void *data);
 
 /* ---- write_v6.c ---- */

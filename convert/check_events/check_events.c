@@ -215,7 +215,7 @@ static int check_live(struct check *c, const struct check_events_opts *a,
 	c->tep = new_tep(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
 			 (int)sizeof(long), getpagesize());
 	if (!c->tep) {
-		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		tdat_errorf(err, "out of memory");
 		r = -1;
 		goto out;
 	}
@@ -287,8 +287,7 @@ static int check_file(struct check *c, const struct check_events_opts *a,
 	header = malloc(page_len + 1);
 	c->tep = new_tep(f->big_endian, f->commit_size, (int)f->page_size);
 	if (!header || !c->tep) {
-		snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
-			 a->input);
+		tdat_fail_nooff(err, a->input, "out of memory");
 		goto out;
 	}
 	memcpy(header, page, page_len);

@@ -28,15 +28,13 @@ static int bad_page(struct tdat_file *in, const struct tdat_buffer *b,
 		    int cpu, uint64_t off, struct tdat_error *err)
 {
 	if (b->compressed)
-		snprintf(err->msg, sizeof(err->msg), "%s: buffer \"%s\" CPU %d:"
-			 " the page at offset %llu of the decompressed data has"
-			 " a commit larger than the page", in->path, b->name,
-			 cpu, (unsigned long long)off);
-	else
-		snprintf(err->msg, sizeof(err->msg), "%s: offset %llu: buffer"
-			 " \"%s\" CPU %d: page commit is larger than the page",
-			 in->path, (unsigned long long)off, b->name, cpu);
-	return -1;
+		return tdat_fail_nooff(err, in->path, "buffer \"%s\" CPU %d:"
+				       " the page at offset %llu of the"
+				       " decompressed data has a commit larger"
+				       " than the page", b->name, cpu,
+				       (unsigned long long)off);
+	return tdat_fail(err, in->path, off, "buffer \"%s\" CPU %d: page"
+			 " commit is larger than the page", b->name, cpu);
 }
 
 /* Pages out of the reader, to the writer in batches. */
@@ -59,8 +57,7 @@ static int copy_pages(struct tdat_file *in, int buf, int idx,
 	batch = malloc(cap);
 	if (!batch) {
 		tdat_cpu_close(r);
-		snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
-			 in->path);
+		tdat_fail_nooff(err, in->path, "out of memory");
 		return -1;
 	}
 	while ((got = tdat_cpu_next_page(r, &page, &off, err)) == 1) {
@@ -94,11 +91,10 @@ static int bad_chunk(struct tdat_file *in, int buf, int idx, uint32_t k,
 {
 	const struct tdat_buffer *b = &in->buffers[buf];
 
-	snprintf(err->msg, sizeof(err->msg), "%s: offset %llu: buffer \"%s\""
-		 " CPU %d: chunk %u is corrupt (it does not decompress to the"
-		 " whole, sane pages it claims)", in->path,
-		 (unsigned long long)off, b->name, b->cpus[idx].cpu, k);
-	return -1;
+	return tdat_fail(err, in->path, off, "buffer \"%s\" CPU %d: chunk %u"
+			 " is corrupt (it does not decompress to the whole,"
+			 " sane pages it claims)", b->name, b->cpus[idx].cpu,
+			 k);
 }
 
 static int put_chunk(struct tdat_file *in, int buf, int idx,
@@ -198,15 +194,15 @@ static void warnf(const struct convert_opts *o, const char *fmt, ...)
 
 static void warnf(const struct convert_opts *o, const char *fmt, ...)
 {
-	char msg[512];
+	struct tdat_error e;	/* one printable line, as errors are */
 	va_list ap;
 
 	if (!o->warn)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	tdat_verrorf(&e, fmt, ap);
 	va_end(ap);
-	o->warn(o->warn_ctx, msg);
+	o->warn(o->warn_ctx, e.msg);
 }
 
 static const char *buffer_label(const struct tdat_buffer *b)
@@ -311,8 +307,7 @@ static int copy_buffer(struct tdat_file *in, int buf, struct tdat_writer *w,
 		return copy_latency(in, buf, w, pr, err);
 	ix = cpus_in_order(b);
 	if (!ix) {
-		snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
-			 in->path);
+		tdat_fail_nooff(err, in->path, "out of memory");
 		return -1;
 	}
 	for (i = 0; !r && i < b->ncpus; i++)

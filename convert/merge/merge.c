@@ -8,7 +8,6 @@
  * buffer, CPU by CPU, each CPU stream merged from the inputs that have it
  * (merge_cpu.c).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,51 +17,7 @@
 
 #define DEFAULT_MAX_OPEN 64
 
-int merge_fail(struct tdat_error *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-void merge_warn(struct merge_ctx *m, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	if (!m->o->warn)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	m->o->warn(m->o->warn_ctx, msg);
-}
-
 /* Inputs kept open: 64, or half the descriptors the process may have. */
-int merge_bytes_add(uint8_t **b, size_t *len, size_t *cap, const void *p,
-		    size_t n)
-{
-	if (*len + n > *cap) {
-		size_t c = *cap ? *cap : 4096;
-		uint8_t *q;
-
-		while (c < *len + n)
-			c *= 2;
-		q = realloc(*b, c);
-		if (!q)
-			return -1;
-		*b = q;
-		*cap = c;
-	}
-	if (n)
-		memcpy(*b + *len, p, n);
-	*len += n;
-	return 0;
-}
-
 static int default_max_open(void)
 {
 	struct rlimit rl;
@@ -128,7 +83,7 @@ static int note_streams(struct merge_ctx *m, int i, struct tdat_file *f,
 	}
 	return 0;
 nomem:
-	return merge_fail(err, "%s: out of memory", f->path);
+	return tdat_fail_nooff(err, f->path, "out of memory");
 }
 
 /* The output's version, as write_opts will choose it. */
@@ -174,7 +129,7 @@ static int read_input(struct merge_ctx *m, int i, const char *path,
 	in->nbuffers = f->nbuffers;
 	if (!in->path) {
 		tdat_close(f);
-		return merge_fail(err, "%s: out of memory", path);
+		return tdat_fail_nooff(err, path, "out of memory");
 	}
 	if (i == 0)
 		m->meta = meta_from_first(f, err);
@@ -372,10 +327,10 @@ int merge_files(const char *const *in, int nin, const char *out,
 	memset(m.st, 0, sizeof(*m.st));
 	m.max_open = o->max_open > 0 ? o->max_open : default_max_open();
 	if (nin < 1)
-		return merge_fail(err, "%s: no input to merge", out);
+		return tdat_fail_nooff(err, out, "no input to merge");
 	m.in = calloc((size_t)nin, sizeof(*m.in));
 	if (!m.in)
-		return merge_fail(err, "%s: out of memory", out);
+		return tdat_fail_nooff(err, out, "out of memory");
 	m.nin = nin;
 	for (i = 0; i < nin; i++)
 		if (read_input(&m, i, in[i], err))

@@ -284,7 +284,8 @@ int merge_cpu(struct merge_ctx *m, struct tdat_writer *w,
 	c.d = dups_new();
 	c.pend = malloc(c.ps);
 	if (!c.h || !c.batch || !c.d || !c.pend) {
-		r = merge_fail(err, "%s: out of memory", m->in[s[0].input].path);
+		r = tdat_fail_nooff(err, m->in[s[0].input].path,
+				    "out of memory");
 		goto out;
 	}
 	r = run(&c, s, n, err);

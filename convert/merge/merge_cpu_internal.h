@@ -15,12 +15,11 @@
 /* Event items (header words and payload) copied out of their pages. */
 struct items {
 	struct item {
-		size_t off;	/* in b */
+		size_t off;	/* in b.data */
 		uint32_t len, hdr;	/* item bytes, of them header */
 	} *it;
 	uint32_t n, cap;
-	uint8_t *b;
-	size_t nb, bcap;
+	struct tdat_bytes b;
 };
 
 /* An input stream being read: its current page and that page's events. */
@@ -45,8 +44,7 @@ struct head {
 	struct tdat_chunk_decoder *dec;
 	const uint8_t *cdata;
 	uint32_t csize, usize;
-	uint8_t *ubuf;
-	uint32_t ucap;
+	struct tdat_bytes ubuf;	/* the chunk decoded (scratch) */
 	uint32_t pg, npg;	/* page in the chunk, pages in the chunk */
 	uint64_t seq;		/* chunks read */
 	uint64_t coff;		/* file offset of the next chunk */

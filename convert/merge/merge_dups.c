@@ -53,8 +53,7 @@ struct dup_table {
 	uint32_t n, cap;	/* entries, room for them */
 	struct dup_entry *e;
 	uint32_t *index;	/* 2 * cap buckets: entry + 1, 0 = empty */
-	uint8_t *bytes;
-	size_t nbytes, bcap;
+	struct tdat_bytes bytes;	/* the payloads, one after another */
 	int nslots;		/* streams seen at this timestamp */
 	const void *who[DUP_MAX_SLOTS];
 	int ended[DUP_MAX_SLOTS];	/* its stream ended at T */
@@ -78,7 +77,7 @@ void dups_free(struct dup_table *d)
 		free(d->cnt[i]);
 	free(d->e);
 	free(d->index);
-	free(d->bytes);
+	tdat_bytes_free(&d->bytes);
 	free(d->idx);
 	free(d);
 }
@@ -90,7 +89,7 @@ void dups_reset(struct dup_table *d)
 	for (i = 0; i < d->n; i++)
 		d->index[d->e[i].bucket] = 0;
 	d->n = 0;
-	d->nbytes = 0;
+	tdat_bytes_reset(&d->bytes);
 	d->nslots = 0;
 	d->capped = 0;
 }
@@ -228,24 +227,24 @@ static int64_t entry_of(struct dup_table *d, const uint8_t *data,
 		const struct dup_entry *e = &d->e[d->index[b] - 1];
 
 		if (e->hash == h && e->size == size &&
-		    !memcmp(d->bytes + e->off, data, size))
+		    !memcmp(d->bytes.data + e->off, data, size))
 			return d->index[b] - 1;
 	}
 	if (!add)
 		return -2;
-	if (d->n == DUP_MAX_ENTRIES || d->nbytes + size > DUP_MAX_BYTES)
+	if (d->n == DUP_MAX_ENTRIES || d->bytes.len + size > DUP_MAX_BYTES)
 		return -1;
 	if (d->n == d->cap) {
 		if (grow(d))
 			return -1;
 		return entry_of(d, data, size, add);
 	}
-	if (merge_bytes_add(&d->bytes, &d->nbytes, &d->bcap, data, size))
+	if (tdat_bytes_add(&d->bytes, data, size))
 		return -1;
 	i = d->n++;
 	d->e[i].hash = h;
 	d->e[i].size = size;
-	d->e[i].off = (uint32_t)(d->nbytes - size);
+	d->e[i].off = (uint32_t)(d->bytes.len - size);
 	d->e[i].out = 0;
 	d->e[i].bucket = b;
 	d->index[b] = i + 1;

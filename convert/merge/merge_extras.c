@@ -19,7 +19,8 @@ static int extra_body(const struct tdat_file *m, const struct tdat_file *f,
 	*flags = x->flags;
 	if (!(x->flags & EXTRA_COMPRESSED) || f->codec == m->codec) {
 		if (blob_copy(body, &x->body))
-			return merge_fail(w->err, "%s: out of memory", w->file);
+			return tdat_fail_nooff(w->err, w->file,
+					       "out of memory");
 		return 0;
 	}
 	*flags &= (uint16_t)~EXTRA_COMPRESSED;
@@ -121,7 +122,8 @@ int join_extras(struct tdat_file *m, const struct tdat_file *f,
 				   x->id, w->first, x->id);
 		if (add_extra(m, x, flags, &body)) {
 			free(body.data);
-			return merge_fail(w->err, "%s: out of memory", w->file);
+			return tdat_fail_nooff(w->err, w->file,
+					       "out of memory");
 		}
 	}
 	return 0;

@@ -318,7 +318,7 @@ int join_formats(struct tdat_file *m, const struct tdat_file *f,
 		goto nomem;
 	goto out;
 nomem:
-	r = merge_fail(w->err, "%s: out of memory", w->file);
+	r = tdat_fail_nooff(w->err, w->file, "out of memory");
 out:
 	free(old.v);
 	free(new.v);

@@ -31,9 +31,9 @@ static int items_add(struct items *l, const uint8_t *item, uint32_t len,
 		l->it = it;
 		l->cap = cap;
 	}
-	if (merge_bytes_add(&l->b, &l->nb, &l->bcap, item, len))
+	if (tdat_bytes_add(&l->b, item, len))
 		return -1;
-	l->it[l->n].off = l->nb - len;
+	l->it[l->n].off = l->b.len - len;
 	l->it[l->n].len = len;
 	l->it[l->n++].hdr = hdr;
 	return 0;
@@ -42,7 +42,7 @@ static int items_add(struct items *l, const uint8_t *item, uint32_t len,
 static void items_free(struct items *l)
 {
 	free(l->it);
-	free(l->b);
+	tdat_bytes_free(&l->b);
 }
 
 /* Does any stream but h hold events at ts (is it there now)? */
@@ -169,7 +169,7 @@ static int collect(struct cpu_merge *c, struct head *t, uint64_t ts,
 	uint32_t len, hdr;
 
 	g->n = 0;
-	g->nb = 0;
+	tdat_bytes_reset(&g->b);
 	c->ngp = 0;
 	while (!t->done && head_ts(t) == ts) {
 		if (t->nev) {
@@ -177,13 +177,13 @@ static int collect(struct cpu_merge *c, struct head *t, uint64_t ts,
 
 			hdr = (uint32_t)(t->data[t->pos] - item);
 			len = hdr + t->size[t->pos];
-			if (g->nb + c->held.nb + len > GATHER_MAX) {
+			if (g->b.len + c->held.b.len + len > GATHER_MAX) {
 				dups_give_up(c->d);
 				break;
 			}
 			if (items_add(g, item, len, hdr))
-				return merge_fail(err, "%s: out of memory",
-						  in_path(c, t));
+				return tdat_fail_nooff(err, in_path(c, t),
+						       "out of memory");
 			t->pos++;
 			t->dropped++;	/* until judged */
 		}
@@ -210,10 +210,10 @@ static int hold_kept(struct cpu_merge *c, struct head *t,
 		while (p < c->ngp && c->gp[p].first <= k)
 			gpage_kept(c, &c->gp[p++], &m);
 		keep = c->gkeep[k];
-		if (keep && items_add(&c->held, g->b + g->it[k].off,
+		if (keep && items_add(&c->held, g->b.data + g->it[k].off,
 				      g->it[k].len, g->it[k].hdr))
-			return merge_fail(err, "%s: out of memory",
-					  in_path(c, t));
+			return tdat_fail_nooff(err, in_path(c, t),
+					       "out of memory");
 		m += keep;
 	}
 	while (p < c->ngp)
@@ -240,9 +240,9 @@ int gather(struct cpu_merge *c, struct head *t, uint64_t ts,
 	if (collect(c, t, ts, err))
 		return -1;
 	if (g->n > c->gcap && grow_verdicts(c, g->cap))
-		return merge_fail(err, "%s: out of memory", in_path(c, t));
+		return tdat_fail_nooff(err, in_path(c, t), "out of memory");
 	for (k = 0; k < g->n; k++) {
-		c->gdata[k] = g->b + g->it[k].off + g->it[k].hdr;
+		c->gdata[k] = g->b.data + g->it[k].off + g->it[k].hdr;
 		c->gsize[k] = g->it[k].len - g->it[k].hdr;
 	}
 	dups_run(c->d, t->s, starts, whole && !t->done, g->n, c->gdata,

@@ -19,9 +19,8 @@
 int head_bad_page(struct cpu_merge *c, struct head *h, const char *what,
 		  struct tdat_error *err)
 {
-	return merge_fail(err, "%s: offset %llu: buffer \"%s\" CPU %d: %s",
-			  h->f->path, (unsigned long long)h->off, c->bufname,
-			  c->cpu, what);
+	return tdat_fail(err, h->f->path, h->off, "buffer \"%s\" CPU %d: %s",
+			 c->bufname, c->cpu, what);
 }
 
 static void head_close(struct cpu_merge *c, struct head *h)
@@ -47,7 +46,7 @@ static int next_chunk_page(struct cpu_merge *c, struct head *h,
 
 	if (h->pg + 1 < h->npg) {
 		h->pg++;
-		h->page = h->ubuf + (size_t)h->pg * c->ps;
+		h->page = h->ubuf.data + (size_t)h->pg * c->ps;
 		return 1;
 	}
 	got = tdat_cpu_next_chunk(h->r, &h->cdata, &h->csize, &h->usize, err);
@@ -58,22 +57,15 @@ static int next_chunk_page(struct cpu_merge *c, struct head *h,
 	if (!h->usize || h->usize % c->ps)
 		return head_bad_page(c, h, "chunk does not hold whole pages",
 				     err);
-	if (h->usize > h->ucap) {
-		uint8_t *b = realloc(h->ubuf, h->usize);
-
-		if (!b)
-			return merge_fail(err, "%s: out of memory",
-					  h->f->path);
-		h->ubuf = b;
-		h->ucap = h->usize;
-	}
-	if (tdat_chunk_decode(h->dec, h->cdata, h->csize, h->ubuf, h->usize,
-			      h->off, err))
+	if (tdat_bytes_reserve(&h->ubuf, h->usize))
+		return tdat_fail_nooff(err, h->f->path, "out of memory");
+	if (tdat_chunk_decode(h->dec, h->cdata, h->csize, h->ubuf.data,
+			      h->usize, h->off, err))
 		return -1;
 	h->seq++;
 	h->pg = 0;
 	h->npg = h->usize / c->ps;
-	h->page = h->ubuf;
+	h->page = h->ubuf.data;
 	return 1;
 }
 
@@ -148,8 +140,8 @@ int head_open(struct cpu_merge *c, struct head *h, struct merge_stream *s,
 	h->keep = malloc(cap);
 	h->ioff = malloc(cap * sizeof(*h->ioff));
 	if (!h->ts || !h->data || !h->size || !h->keep || !h->ioff)
-		return merge_fail(err, "%s: out of memory",
-				  c->m->in[s->input].path);
+		return tdat_fail_nooff(err, c->m->in[s->input].path,
+				       "out of memory");
 	h->f = input_get(c->m, s->input, err);
 	if (!h->f)
 		return -1;
@@ -164,8 +156,8 @@ int head_open(struct cpu_merge *c, struct head *h, struct merge_stream *s,
 	    h->f->codec == c->m->out_codec) {
 		h->dec = tdat_chunk_decoder_new(h->f);
 		if (!h->dec)
-			return merge_fail(err, "%s: out of memory",
-					  h->f->path);
+			return tdat_fail_nooff(err, h->f->path,
+					       "out of memory");
 		h->chunked = 1;
 		h->coff = h->f->buffers[s->buf].cpus[s->idx].offset + 4;
 	}
@@ -176,7 +168,7 @@ void head_free(struct head *h)
 {
 	tdat_cpu_close(h->r);
 	tdat_chunk_decoder_free(h->dec);
-	free(h->ubuf);
+	tdat_bytes_free(&h->ubuf);
 	free(h->ts);
 	free(h->data);
 	free(h->size);

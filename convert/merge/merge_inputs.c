@@ -64,8 +64,8 @@ struct tdat_file *input_get(struct merge_ctx *m, int i,
 		return NULL;
 	if (f->file_size != in->file_size || f->nbuffers != in->nbuffers) {
 		tdat_close(f);
-		merge_fail(err, "%s: the file changed while it was being"
-			   " merged", in->path);
+		tdat_fail_nooff(err, in->path, "the file changed while it was"
+				" being merged");
 		return NULL;
 	}
 	input_slim(f);

@@ -23,15 +23,33 @@
  *   merge_inputs.c inputs kept open (file descriptors bounded) and the
  *                  first timestamp of each stream
  *   merge_dups.c   which events at one timestamp repeat another input's
+ *   merge_parts.c  copies and comparisons of metadata parts, the line
+ *                  refusing a merge
+ *   merge_warn.c   notes for the user
  *
- * merge_meta.c and the four files after it share merge_meta_internal.h,
- * merge_cpu.c and the four files after it merge_cpu_internal.h.
+ * merge_meta.c, the four files after it and merge_parts.c share
+ * merge_meta_internal.h, merge_cpu.c and the four files after it
+ * merge_cpu_internal.h.
+ *
+ * Calls only go down, never back up: each file calls only files further
+ * down this tree (merge_warn.c, below them all, calls none):
+ *
+ *   merge.c
+ *     merge_meta.c
+ *       merge_formats.c  merge_texts.c  merge_options.c  merge_extras.c
+ *         merge_parts.c
+ *     merge_cpu.c
+ *       merge_twins.c  merge_gather.c  merge_out.c  merge_copy.c
+ *         merge_heads.c
+ *           merge_inputs.c  merge_dups.c
+ *   merge_warn.c
  */
 #ifndef MERGE_INTERNAL_H
 #define MERGE_INTERNAL_H
 
 #include "convert/merge/merge.h"
 #include "libfmt/stored.h"
+#include "libfmt/bytes.h"
 
 /* One input's CPU stream feeding an output CPU stream. */
 struct merge_stream {
@@ -71,17 +89,11 @@ struct merge_ctx {
 	int dups_capped;	/* told that a timestamp had too many events */
 };
 
-/* ---- merge.c ---- */
+/* ---- merge_warn.c ---- */
 
-/* Fill err with one line; returns -1. */
-int merge_fail(struct tdat_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* A line to the user's warn callback (if any), kept on one line. */
 void merge_warn(struct merge_ctx *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Append n bytes of p to *b (*len used of *cap, grown by doubling).
- * -1 when out of memory, *b left as it was. */
-int merge_bytes_add(uint8_t **b, size_t *len, size_t *cap, const void *p,
-		    size_t n);
 
 /* ---- merge_meta.c ---- */
 

@@ -22,11 +22,12 @@
  * decoded and joined.  Whatever changes a section's content goes through
  * tdat_meta_set, which drops the stored form the writer would copy.
  *
- * This file holds the entry points, the checks of the header and the
- * buffers, and the copies the others share; event formats are joined in
- * merge_formats.c, kallsyms, printk formats, cmdlines, BTF and modules in
- * merge_texts.c, options in merge_options.c, unknown sections in
- * merge_extras.c (merge_meta_internal.h is what they share).
+ * This file holds the entry points and the checks of the header and the
+ * buffers; event formats are joined in merge_formats.c, kallsyms, printk
+ * formats, cmdlines, BTF and modules in merge_texts.c, options in
+ * merge_options.c, unknown sections in merge_extras.c; the copies and the
+ * conflict line they share are in merge_parts.c, below them all
+ * (merge_meta_internal.h is what they share).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,33 +35,6 @@
 #include "convert/merge/merge_meta_internal.h"
 #include "libfmt/stored.h"
 #include "libfmt/metabuild.h"
-
-/* ---- copies ---- */
-
-int blob_copy(struct tdat_blob *to, const struct tdat_blob *from)
-{
-	to->data = NULL;
-	to->len = from->len;
-	if (!from->len)
-		return 0;
-	to->data = malloc(from->len);
-	if (!to->data)
-		return -1;
-	memcpy(to->data, from->data, from->len);
-	return 0;
-}
-
-int blob_equal(const struct tdat_blob *a, const struct tdat_blob *b)
-{
-	return a->len == b->len && (!a->len || !memcmp(a->data, b->data,
-						       a->len));
-}
-
-/* Append bytes to a growing blob. */
-int blob_add(struct tdat_blob *b, size_t *cap, const void *p, size_t n)
-{
-	return merge_bytes_add(&b->data, &b->len, cap, p, n);
-}
 
 /* A buffer of from's name, clock, page size and kind, with its CPU ids
  * (offsets are the writer's): its index in m, or -1 out of memory. */
@@ -110,7 +84,7 @@ struct tdat_file *meta_from_first(const struct tdat_file *f,
 		return NULL;
 	for (i = 0; i < f->nbuffers; i++)
 		if (add_buffer(m, &f->buffers[i]) < 0) {
-			merge_fail(err, "%s: out of memory", f->path);
+			tdat_fail_nooff(err, f->path, "out of memory");
 			meta_free(m);
 			return NULL;
 		}
@@ -129,20 +103,6 @@ int meta_buffer(const struct tdat_file *m, const char *name)
 }
 
 /* ---- conflicts ---- */
-
-/* Is part the same in m and f: known so, or compared? */
-int same_part(const struct tdat_file *m, const struct tdat_file *f,
-	      int part, const struct who *w)
-{
-	return (w->known & (1u << part)) ||
-	       blob_equal(&m->meta[part], &f->meta[part]);
-}
-
-int conflict(const struct who *w, const char *what)
-{
-	return merge_fail(w->err, "%s: cannot be merged with %s: %s", w->file,
-			  w->first, what);
-}
 
 static int check_header(const struct tdat_file *m, const struct tdat_file *f,
 			const struct who *w)
@@ -219,7 +179,7 @@ static int join_buffers(struct tdat_file *m, const struct tdat_file *f,
 	}
 	return 0;
 nomem:
-	return merge_fail(w->err, "%s: out of memory", w->file);
+	return tdat_fail_nooff(w->err, w->file, "out of memory");
 }
 
 /* The top buffer goes first, as readers expect. */
@@ -263,10 +223,10 @@ int meta_join(struct tdat_file *m, const struct tdat_file *f,
 
 	for (i = 0; i < TDAT_META_COUNT; i++)
 		if (tdat_meta_pending(f, i) || tdat_meta_pending(m, i))
-			return merge_fail(err, "%s: metadata section %d is not"
-					  " decoded (opened lazily: use"
-					  " meta_join_input)", f->path,
-					  TDAT_META_FIRST + i);
+			return tdat_fail_nooff(err, f->path, "metadata section"
+					       " %d is not decoded (opened"
+					       " lazily: use meta_join_input)",
+					       TDAT_META_FIRST + i);
 	return join_all(m, f, &w);
 }
 

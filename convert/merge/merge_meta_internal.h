@@ -1,8 +1,8 @@
 /*
  * merge_meta_internal.h - what the files joining the inputs' metadata
  * share (private to merge_meta.c, merge_formats.c, merge_texts.c,
- * merge_options.c and merge_extras.c; the rest of the merge engine sees
- * only the meta_* entry points in merge_internal.h).
+ * merge_options.c, merge_extras.c and merge_parts.c; the rest of the merge
+ * engine sees only the meta_* entry points in merge_internal.h).
  */
 #ifndef MERGE_META_INTERNAL_H
 #define MERGE_META_INTERNAL_H
@@ -17,7 +17,7 @@ struct who {
 	struct merge_ctx *mc;	/* for warnings; may be NULL */
 };
 
-/* ---- merge_meta.c ---- */
+/* ---- merge_parts.c ---- */
 
 /* 0, or -1 when out of memory. */
 int blob_copy(struct tdat_blob *to, const struct tdat_blob *from);

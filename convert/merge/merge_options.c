@@ -135,7 +135,7 @@ int join_options(struct tdat_file *m, const struct tdat_file *f,
 	}
 	return 0;
 nomem:
-	return merge_fail(w->err, "%s: out of memory", w->file);
+	return tdat_fail_nooff(w->err, w->file, "out of memory");
 }
 
 /* A CPUCOUNT among the user options says the largest count. */

@@ -144,19 +144,19 @@ int emit_held(struct cpu_merge *c, struct tdat_error *err)
 				tdat_page_fill_init(f, &c->pf, c->pend, c->ps);
 				c->pf_open = 1;
 			}
-			r = tdat_page_fill_item(f, &c->pf, c->held.b + it->off,
+			r = tdat_page_fill_item(f, &c->pf, c->held.b.data + it->off,
 						it->len, c->dts);
 			if (r < 0)
-				return merge_fail(err, "buffer \"%s\" CPU %d:"
-						  " an event at %llu does not"
-						  " fit a page", c->bufname,
-						  c->cpu, (unsigned long long)
-						  c->dts);
+				return tdat_errorf(err, "buffer \"%s\" CPU %d:"
+						   " an event at %llu does not"
+						   " fit a page", c->bufname,
+						   c->cpu, (unsigned long long)
+						   c->dts);
 			if (!r && pend_flush(c, err))
 				return -1;
 		} while (!r);
 	}
 	c->held.n = 0;
-	c->held.nb = 0;
+	tdat_bytes_reset(&c->held.b);
 	return 0;
 }

@@ -143,7 +143,7 @@ int join_text(struct tdat_file *m, const struct tdat_file *f,
 	tdat_meta_set(m, part, &j.out);
 	goto out;
 nomem:
-	r = merge_fail(w->err, "%s: out of memory", w->file);
+	r = tdat_fail_nooff(w->err, w->file, "out of memory");
 out:
 	free(j.set.v);
 	free(j.out.data);

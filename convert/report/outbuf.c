@@ -12,19 +12,17 @@
 void outbuf_init(struct outbuf *o, FILE *fp)
 {
 	o->fp = fp;
-	o->buf = malloc(OUTBUF_SIZE);
-	o->len = 0;
-	o->cap = o->buf ? OUTBUF_SIZE : 0;
-	o->error = !o->buf;
+	memset(&o->b, 0, sizeof(o->b));
+	o->error = tdat_bytes_reserve(&o->b, OUTBUF_SIZE) != 0;
 }
 
 int outbuf_flush(struct outbuf *o)
 {
 	if (!o->fp)
 		return o->error ? -1 : 0;
-	if (o->len && fwrite(o->buf, 1, o->len, o->fp) != o->len)
+	if (o->b.len && fwrite(o->b.data, 1, o->b.len, o->fp) != o->b.len)
 		o->error = 1;
-	o->len = 0;
+	tdat_bytes_reset(&o->b);
 	if (fflush(o->fp))
 		o->error = 1;
 	return o->error ? -1 : 0;
@@ -32,26 +30,24 @@ int outbuf_flush(struct outbuf *o)
 
 static int grow(struct outbuf *o, size_t n)
 {
-	size_t cap = o->cap * 2 > o->len + n ? o->cap * 2 : o->len + n;
-	char *b = realloc(o->buf, cap);
+	size_t need = o->b.len + n;
 
-	if (!b) {
+	if (tdat_bytes_reserve(&o->b, o->b.cap * 2 > need ? o->b.cap * 2 :
+			       need)) {
 		o->error = 1;
 		return 0;
 	}
-	o->buf = b;
-	o->cap = cap;
 	return 1;
 }
 
 static int room(struct outbuf *o, size_t n)
 {
-	if (o->len + n <= o->cap)
+	if (o->b.len + n <= o->b.cap)
 		return 1;
 	if (!o->fp)
 		return grow(o, n);
 	outbuf_flush(o);
-	return n <= o->cap;
+	return n <= o->b.cap;
 }
 
 void outbuf_put(struct outbuf *o, const char *p, size_t n)
@@ -61,8 +57,8 @@ void outbuf_put(struct outbuf *o, const char *p, size_t n)
 			o->error = 1;
 		return;
 	}
-	memcpy(o->buf + o->len, p, n);
-	o->len += n;
+	memcpy(o->b.data + o->b.len, p, n);
+	o->b.len += n;
 }
 
 void outbuf_puts(struct outbuf *o, const char *s)
@@ -73,15 +69,15 @@ void outbuf_puts(struct outbuf *o, const char *s)
 void outbuf_putc(struct outbuf *o, char c)
 {
 	if (room(o, 1))
-		o->buf[o->len++] = c;
+		o->b.data[o->b.len++] = (uint8_t)c;
 }
 
 void outbuf_pad(struct outbuf *o, size_t n)
 {
 	if (!room(o, n))
 		return;
-	memset(o->buf + o->len, ' ', n);
-	o->len += n;
+	memset(o->b.data + o->b.len, ' ', n);
+	o->b.len += n;
 }
 
 void outbuf_printf(struct outbuf *o, const char *fmt, ...)
@@ -92,11 +88,12 @@ void outbuf_printf(struct outbuf *o, const char *fmt, ...)
 	if (!room(o, 256))
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+	n = vsnprintf((char *)o->b.data + o->b.len, o->b.cap - o->b.len, fmt,
+		      ap);
 	va_end(ap);
 	if (n < 0)
 		return;
-	if ((size_t)n >= o->cap - o->len) {	/* longer than the room */
+	if ((size_t)n >= o->b.cap - o->b.len) {	/* longer than the room */
 		char *s = malloc((size_t)n + 1);
 
 		if (!s)
@@ -108,12 +105,10 @@ void outbuf_printf(struct outbuf *o, const char *fmt, ...)
 		free(s);
 		return;
 	}
-	o->len += (size_t)n;
+	o->b.len += (size_t)n;
 }
 
 void outbuf_free(struct outbuf *o)
 {
-	free(o->buf);
-	o->buf = NULL;
-	o->cap = o->len = 0;
+	tdat_bytes_free(&o->b);
 }

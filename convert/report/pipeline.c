@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "convert/report/pipeline.h"
+#include "libfmt/bytes.h"
 
 #define BATCH_EVENTS 4096
 #define BATCH_BYTES (512u << 10)	/* arena size that closes a batch */
@@ -44,8 +45,7 @@ enum { SLOT_FREE, SLOT_FILLED, SLOT_BUSY, SLOT_DONE };
 struct batch {
 	struct entry *ents;
 	int n;
-	char *arena;
-	size_t alen, acap;
+	struct tdat_bytes arena;	/* events' bytes, 8-byte aligned */
 	struct outbuf out;	/* the batch's text, in memory */
 	uint64_t seq;
 	int state;		/* SLOT_*, under pipeline.lock */
@@ -204,20 +204,21 @@ static void format_batch(struct worker *w, struct batch *b)
 		const struct entry *e = &b->ents[k];
 
 		if (e->made) {
-			outbuf_put(&b->out, b->arena + e->text, e->text_len);
+			outbuf_put(&b->out, (const char *)b->arena.data + e->text,
+				   e->text_len);
 			continue;
 		}
 		rec.ts = e->ts;
 		rec.offset = e->offset;
 		rec.missed_events = e->missed;
 		rec.size = rec.record_size = (int)e->size;
-		rec.data = b->arena + e->data;
+		rec.data = b->arena.data + e->data;
 		rec.cpu = e->cpu;
 		fill_view(&v, &rec, &w->pl->in[e->input], e->buf);
 		v.readable = e->readable;
 		v.tep = w->tep[e->input];
 		v.pid = e->pid;
-		v.comm = b->arena + e->comm;
+		v.comm = (const char *)b->arena.data + e->comm;
 		w->p.line(&w->p, &v);
 	}
 }
@@ -316,12 +317,13 @@ static void write_batch(struct reader *r, struct batch *b)
 	struct outbuf *o = r->o;
 
 	if (!o->fp) {
-		outbuf_put(o, b->out.buf, b->out.len);
-	} else if (!outbuf_flush(o) && b->out.len &&
-		   fwrite(b->out.buf, 1, b->out.len, o->fp) != b->out.len) {
+		outbuf_put(o, (const char *)b->out.b.data, b->out.b.len);
+	} else if (!outbuf_flush(o) && b->out.b.len &&
+		   fwrite(b->out.b.data, 1, b->out.b.len, o->fp) !=
+		   b->out.b.len) {
 		o->error = 1;
 	}
-	b->out.len = 0;
+	tdat_bytes_reset(&b->out.b);
 }
 
 /* Wait until the slot of seq is formatted (or free); write its text. */
@@ -340,7 +342,7 @@ static struct batch *take_slot(struct reader *r, uint64_t seq)
 	if (state == SLOT_DONE)
 		write_batch(r, b);
 	b->n = 0;
-	b->alen = 0;
+	tdat_bytes_reset(&b->arena);
 	b->seq = seq;
 	return b;
 }
@@ -361,20 +363,14 @@ static void hand_over(struct reader *r)
 /* Room for n more bytes in the arena, 8-byte aligned; its offset. */
 static int arena_take(struct batch *b, size_t n, uint32_t *at)
 {
-	size_t start = (b->alen + 7) & ~(size_t)7;
+	size_t start = (b->arena.len + 7) & ~(size_t)7;
+	size_t cap = b->arena.cap * 2 > start + n ? b->arena.cap * 2 :
+						    start + n;
 
-	if (start + n > b->acap) {
-		size_t cap = b->acap * 2 > start + n ? b->acap * 2 :
-						       start + n;
-		char *a = realloc(b->arena, cap);
-
-		if (!a)
-			return -1;
-		b->arena = a;
-		b->acap = cap;
-	}
+	if (start + n > b->arena.cap && tdat_bytes_reserve(&b->arena, cap))
+		return -1;
 	*at = (uint32_t)start;
-	b->alen = start + n;
+	b->arena.len = start + n;
 	return 0;
 }
 
@@ -382,7 +378,7 @@ static int arena_copy(struct batch *b, const void *p, size_t n, uint32_t *at)
 {
 	if (arena_take(b, n, at))
 		return -1;
-	memcpy(b->arena + *at, p, n);
+	memcpy(b->arena.data + *at, p, n);
 	return 0;
 }
 
@@ -424,16 +420,17 @@ static int add_event(struct reader *r, struct tep_record *rec,
 	e->readable = v->readable;
 	e->made = reader_made(r, input, v->tep, rec);
 	if (e->made) {
-		r->scratch.len = 0;
+		tdat_bytes_reset(&r->scratch.b);
 		r->p.line(&r->p, v);
-		e->text_len = (uint32_t)r->scratch.len;
-		if (arena_copy(b, r->scratch.buf, r->scratch.len, &e->text))
+		e->text_len = (uint32_t)r->scratch.b.len;
+		if (arena_copy(b, r->scratch.b.data, r->scratch.b.len,
+			       &e->text))
 			return -1;
 	} else if (arena_copy(b, rec->data, e->readable, &e->data) ||
 		   arena_copy(b, v->comm, strlen(v->comm) + 1, &e->comm)) {
 		return -1;
 	}
-	if (++b->n == BATCH_EVENTS || b->alen >= BATCH_BYTES)
+	if (++b->n == BATCH_EVENTS || b->arena.len >= BATCH_BYTES)
 		hand_over(r);
 	return 0;
 }
@@ -485,10 +482,9 @@ static int slots_init(struct pipeline *pl)
 		struct batch *b = &pl->slots[k];
 
 		b->ents = malloc(BATCH_EVENTS * sizeof(*b->ents));
-		b->acap = BATCH_BYTES + (64u << 10);
-		b->arena = malloc(b->acap);
 		outbuf_init(&b->out, NULL);
-		if (!b->ents || !b->arena || b->out.error)
+		if (!b->ents || b->out.error ||
+		    tdat_bytes_reserve(&b->arena, BATCH_BYTES + (64u << 10)))
 			return -1;
 	}
 	return 0;
@@ -500,7 +496,7 @@ static void slots_free(struct pipeline *pl)
 
 	for (k = 0; pl->slots && k < pl->nslots; k++) {
 		free(pl->slots[k].ents);
-		free(pl->slots[k].arena);
+		tdat_bytes_free(&pl->slots[k].arena);
 		outbuf_free(&pl->slots[k].out);
 	}
 	free(pl->slots);

@@ -5,13 +5,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <event-parse.h>
+#include "libfmt/bytes.h"
 
 /* Output through one large buffer: few write() calls for big reports.
  * With fp NULL the buffer grows and is never written. */
 struct outbuf {
 	FILE *fp;
-	char *buf;
-	size_t len, cap;
+	struct tdat_bytes b;	/* text not yet written */
 	int error;		/* a write failed */
 };
 

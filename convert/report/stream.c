@@ -36,7 +36,6 @@ static int next_page(struct stream *s, struct stream_cpu *c)
 {
 	struct tdat_error err;
 	const uint8_t *page;
-	char msg[600];
 	int got;
 
 	for (;;) {
@@ -53,19 +52,17 @@ static int next_page(struct stream *s, struct stream_cpu *c)
 			c->missed = c->it.missed;
 			return 1;
 		}
-		snprintf(msg, sizeof(msg), "%s: offset %llu: buffer \"%s\" CPU"
-			 " %d: page commit size exceeds the page; page"
-			 " skipped", c->f->path,
-			 (unsigned long long)c->page_offset,
-			 c->f->buffers[c->buf].name, c->cpu);
-		warn(s, msg);
+		tdat_fail(&err, c->f->path, c->page_offset, "buffer \"%s\""
+			  " CPU %d: page commit size exceeds the page; page"
+			  " skipped", c->f->buffers[c->buf].name, c->cpu);
+		warn(s, err.msg);
 	}
 }
 
 /* Fill c->ev with the CPU's next event, crossing pages as needed. */
 static void load_event(struct stream *s, struct stream_cpu *c)
 {
-	char msg[600];
+	struct tdat_error e;
 	int got;
 
 	for (;;) {
@@ -83,13 +80,12 @@ static void load_event(struct stream *s, struct stream_cpu *c)
 			return;
 		}
 		if (got < 0) {
-			snprintf(msg, sizeof(msg), "%s: offset %llu: buffer"
-				 " \"%s\" CPU %d: corrupt event at page"
-				 " offset %u; rest of page skipped",
-				 c->f->path, (unsigned long long)c->page_offset,
-				 c->f->buffers[c->buf].name, c->cpu,
-				 c->it.pos);
-			warn(s, msg);
+			tdat_fail(&e, c->f->path, c->page_offset, "buffer"
+				  " \"%s\" CPU %d: corrupt event at page"
+				  " offset %u; rest of page skipped",
+				  c->f->buffers[c->buf].name, c->cpu,
+				  c->it.pos);
+			warn(s, e.msg);
 		}
 		c->in_page = 0;
 		c->missed = 0;
@@ -163,8 +159,7 @@ static int grow(struct stream *s, struct tdat_file *f, int more,
 		s->cpus = c;
 	h = c ? realloc(s->heap, n * sizeof(*h)) : NULL;
 	if (!h) {
-		snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
-			 f->path);
+		tdat_fail_nooff(err, f->path, "out of memory");
 		return -1;
 	}
 	s->heap = h;

@@ -61,8 +61,7 @@ static struct tep_handle *build(const struct tdat_file *f, int load_plugins,
 
 	*plugins = NULL;
 	if (!tep) {
-		snprintf(err->msg, sizeof(err->msg), "%s: out of memory",
-			 f->path);
+		tdat_fail_nooff(err, f->path, "out of memory");
 		return NULL;
 	}
 	tep_set_file_bigendian(tep, f->big_endian ? TEP_BIG_ENDIAN :

@@ -52,8 +52,8 @@ static int put_raw_file(struct page_filter *pf, const char *path,
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err->msg, sizeof(err->msg), "%.400s: %s", path,
-			 fd < 0 ? strerror(errno) : "not a regular file");
+		tdat_fail_nooff(err, path, "%s", fd < 0 ? strerror(errno) :
+				"not a regular file");
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -61,14 +61,13 @@ static int put_raw_file(struct page_filter *pf, const char *path,
 	buf = malloc(cap);
 	if (!buf) {
 		close(fd);
-		snprintf(err->msg, sizeof(err->msg), "%.400s: out of memory", path);
+		tdat_fail_nooff(err, path, "out of memory");
 		return -1;
 	}
 	for (;;) {
 		if (read_full(fd, buf, cap, &got)) {
-			snprintf(err->msg, sizeof(err->msg), "%.400s: offset %llu:"
-				 " read error: %s", path,
-				 (unsigned long long)off, strerror(errno));
+			tdat_fail(err, path, off, "read error: %s",
+				  strerror(errno));
 			r = -1;
 			break;
 		}
@@ -256,7 +255,7 @@ static int asm_write(struct asm_meta *a, const struct tdat_file *head,
 	int i, j;
 
 	if (!ids) {
-		snprintf(err->msg, sizeof(err->msg), "%.400s: out of memory", out);
+		tdat_fail_nooff(err, out, "out of memory");
 		return -1;
 	}
 	if (tdat_event_ids_load(head, ids, err)) {
@@ -312,7 +311,7 @@ int assemble_cpu_files(const char *head, char *const *cpufiles, int n,
 	r = asm_write(&a, h, out, o, err);
 	goto done;
 nomem:
-	snprintf(err->msg, sizeof(err->msg), "%.400s: out of memory", out);
+	tdat_fail_nooff(err, out, "out of memory");
 done:
 	asm_free(&a);
 	tdat_close(h);
@@ -331,9 +330,7 @@ struct manifest {
 static int mf_fail(struct manifest *mf, struct tdat_error *err,
 		   const char *what)
 {
-	snprintf(err->msg, sizeof(err->msg), "%.400s: line %d: %s", mf->path,
-		 mf->line, what);
-	return -1;
+	return tdat_fail_nooff(err, mf->path, "line %d: %s", mf->line, what);
 }
 
 static int find_buffer(const struct asm_meta *a, const char *name)
@@ -467,9 +464,8 @@ static int read_text(const char *path, char **text, struct tdat_error *err)
 	*text = NULL;
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
 	    st.st_size > MANIFEST_MAX) {
-		snprintf(err->msg, sizeof(err->msg), "%.400s: %s", path,
-			 fd < 0 ? strerror(errno) : "not a regular file of at"
-			 " most 1 MiB");
+		tdat_fail_nooff(err, path, "%s", fd < 0 ? strerror(errno) :
+				"not a regular file of at most 1 MiB");
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -477,7 +473,7 @@ static int read_text(const char *path, char **text, struct tdat_error *err)
 	*text = malloc((size_t)st.st_size + 1);
 	if (!*text || read_full(fd, (uint8_t *)*text, (size_t)st.st_size,
 				&got)) {
-		snprintf(err->msg, sizeof(err->msg), "%.400s: cannot read", path);
+		tdat_fail_nooff(err, path, "cannot read");
 		close(fd);
 		free(*text);
 		return -1;
@@ -486,9 +482,8 @@ static int read_text(const char *path, char **text, struct tdat_error *err)
 	(*text)[got] = 0;
 	if (strlen(*text) != got) {
 		free(*text);
-		snprintf(err->msg, sizeof(err->msg), "%.400s: not a manifest (it"
-			 " holds NUL bytes)", path);
-		return -1;
+		return tdat_fail_nooff(err, path, "not a manifest (it holds NUL"
+				       " bytes)");
 	}
 	return 0;
 }
@@ -552,9 +547,8 @@ static int read_output(const char *dir, const struct convert_opts *o,
 	    (version != 6 && version != 7) ||
 	    tdat_codec_by_name(codec, &mine->codec) ||
 	    (version == 6 && mine->codec != TDAT_CODEC_NONE)) {
-		snprintf(err->msg, sizeof(err->msg), "%.400s: not \"6 none\""
-			 " or \"7 CODEC\"", path);
-		r = -1;
+		r = tdat_fail_nooff(err, path, "not \"6 none\" or \"7"
+				    " CODEC\"");
 	}
 	mine->version = version;
 	free(text);

@@ -18,16 +18,16 @@ static int copy_raw(struct salvage *sv, struct page_filter *pf,
 	uint64_t at = s->start;
 	size_t n, i;
 
-	if (sv_grow(&sv->ubuf, &sv->ucap, (size_t)READ_PAGES * ps))
+	if (tdat_bytes_reserve(&sv->ubuf, (size_t)READ_PAGES * ps))
 		return sv_oom(sv, err);
 	while (s->end - at >= ps) {
 		n = (size_t)((s->end - at) / ps);
 		if (n > READ_PAGES)
 			n = READ_PAGES;
-		if (tdat_salvage_read(sv->f, at, sv->ubuf, n * ps, err))
+		if (tdat_salvage_read(sv->f, at, sv->ubuf.data, n * ps, err))
 			return -1;
 		for (i = 0; i < n; i++, at += ps)
-			if (pf_page(pf, sv->ubuf + i * ps, at, 0, err))
+			if (pf_page(pf, sv->ubuf.data + i * ps, at, 0, err))
 				return -1;
 	}
 	if (at < s->end)
@@ -43,17 +43,18 @@ static int copy_chunk(struct salvage *sv, struct page_filter *pf,
 {
 	uint32_t ps = pf->page_size, i;
 
-	if (sv_grow(&sv->cbuf, &sv->ccap, c) || sv_grow(&sv->ubuf, &sv->ucap, u))
+	if (tdat_bytes_reserve(&sv->cbuf, c) || tdat_bytes_reserve(&sv->ubuf, u))
 		return sv_oom(sv, err);
-	if (tdat_salvage_read(sv->f, at + 8, sv->cbuf, c, err))
+	if (tdat_salvage_read(sv->f, at + 8, sv->cbuf.data, c, err))
 		return -1;
-	if (tdat_salvage_decompress(sv->f, sv->cbuf, c, sv->ubuf, u)) {
+	if (tdat_salvage_decompress(sv->f, sv->cbuf.data, c, sv->ubuf.data,
+				    u)) {
 		pf_drop(pf, at, 8 + (uint64_t)c, "a chunk that does not"
 			" decompress");
 		return 0;
 	}
 	for (i = 0; i < u / ps; i++)
-		if (pf_page(pf, sv->ubuf + (size_t)i * ps, i, at, err))
+		if (pf_page(pf, sv->ubuf.data + (size_t)i * ps, i, at, err))
 			return -1;
 	return 0;
 }
@@ -144,10 +145,9 @@ static int copy_chunks(struct salvage *sv, struct page_filter *pf,
 		at += 8 + (uint64_t)c;
 	}
 	if (n < k)
-		restore_say(sv->o, "%s: offset %llu: lost: buffer \"%s\" CPU"
-			    " %d: %u of its %u chunks", sv->path,
-			    (unsigned long long)at, pf->buffer, pf->cpu, k - n,
-			    k);
+		restore_say_at(sv->o, sv->path, at, "lost: buffer \"%s\" CPU"
+			       " %d: %u of its %u chunks", pf->buffer, pf->cpu,
+			       k - n, k);
 	return 0;
 }
 
@@ -164,11 +164,10 @@ int sv_copy_stream(struct salvage *sv, struct tdat_writer *w, int b,
 	r = sv->plans[b].compressed ? copy_chunks(sv, &pf, s, err) :
 				      copy_raw(sv, &pf, s, err);
 	if (!r && s->lost)
-		restore_say(sv->o, "%s: offset %llu: lost: buffer \"%s\" CPU"
-			    " %d: %llu bytes recorded past the end of the"
-			    " file", sv->path,
-			    (unsigned long long)sv->f->file_size,
-			    pf.buffer, s->cpu, (unsigned long long)s->lost);
+		restore_say_at(sv->o, sv->path, sv->f->file_size, "lost:"
+			       " buffer \"%s\" CPU %d: %llu bytes recorded"
+			       " past the end of the file", pf.buffer, s->cpu,
+			       (unsigned long long)s->lost);
 	if (!r)
 		r = pf_flush(&pf, err);
 	sv->pages += pf.kept;

@@ -10,6 +10,9 @@
  *                    with restore_search.c and restore_copy.c
  *                    (salvage_internal.h)
  *   assemble.c       raw page files -> a trace.dat
+ *
+ * Calls go one way: assemble.c and the salvage files call the page
+ * filter and restore_say; restore_pages.c calls neither of them.
  */
 #ifndef TDAT_RESTORE_INTERNAL_H
 #define TDAT_RESTORE_INTERNAL_H
@@ -64,8 +67,12 @@ void pf_drop(struct page_filter *pf, uint64_t off, uint64_t bytes,
 int pf_flush(struct page_filter *pf, struct tdat_error *err);
 void pf_free(struct page_filter *pf);
 
-/* A line to o->warn (if any). */
+/* A line to o->warn (if any), kept on one printable line. */
 void restore_say(const struct convert_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Same, as "FILE: offset OFF: what" (tdat_fail's form). */
+void restore_say_at(const struct convert_opts *o, const char *file,
+		    uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif

@@ -14,15 +14,29 @@
 
 void restore_say(const struct convert_opts *o, const char *fmt, ...)
 {
-	char msg[512];
+	struct tdat_error e;	/* one printable line, as errors are */
 	va_list ap;
 
 	if (!o || !o->warn)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	tdat_verrorf(&e, fmt, ap);
 	va_end(ap);
-	o->warn(o->warn_ctx, msg);
+	o->warn(o->warn_ctx, e.msg);
+}
+
+void restore_say_at(const struct convert_opts *o, const char *file,
+		    uint64_t off, const char *fmt, ...)
+{
+	struct tdat_error e;
+	va_list ap;
+
+	if (!o || !o->warn)
+		return;
+	va_start(ap, fmt);
+	tdat_vfail(&e, file, off, fmt, ap);
+	va_end(ap);
+	o->warn(o->warn_ctx, e.msg);
 }
 
 int pf_init(struct page_filter *pf, const struct tdat_file *f,
@@ -43,7 +57,7 @@ int pf_init(struct page_filter *pf, const struct tdat_file *f,
 	pf->cap = (size_t)BATCH_PAGES * page_size;
 	pf->batch = malloc(pf->cap);
 	if (!pf->batch) {
-		snprintf(err->msg, sizeof(err->msg), "%s: out of memory", file);
+		tdat_fail_nooff(err, file, "out of memory");
 		return -1;
 	}
 	return 0;
@@ -66,17 +80,16 @@ static void tell_run(struct page_filter *pf)
 		return;
 	pf->run_pages = 0;
 	if (pf->run_chunk)
-		restore_say(pf->o, "%s: offset %llu: dropped: buffer \"%s\" CPU"
-			    " %d: %llu %s page%s (%llu bytes) of the chunk"
-			    " here, from its page %llu: %s", pf->file,
-			    (unsigned long long)pf->run_chunk, pf->buffer,
-			    pf->cpu, n, what, s, bytes,
-			    (unsigned long long)pf->run_off, pf->run_why);
+		restore_say_at(pf->o, pf->file, pf->run_chunk, "dropped:"
+			       " buffer \"%s\" CPU %d: %llu %s page%s (%llu"
+			       " bytes) of the chunk here, from its page %llu:"
+			       " %s", pf->buffer, pf->cpu, n, what, s, bytes,
+			       (unsigned long long)pf->run_off, pf->run_why);
 	else
-		restore_say(pf->o, "%s: offset %llu: dropped: buffer \"%s\" CPU"
-			    " %d: %llu %s page%s (%llu bytes): %s", pf->file,
-			    (unsigned long long)pf->run_off, pf->buffer,
-			    pf->cpu, n, what, s, bytes, pf->run_why);
+		restore_say_at(pf->o, pf->file, pf->run_off, "dropped: buffer"
+			       " \"%s\" CPU %d: %llu %s page%s (%llu bytes):"
+			       " %s", pf->buffer, pf->cpu, n, what, s, bytes,
+			       pf->run_why);
 }
 
 static int put_batch(struct page_filter *pf, struct tdat_error *err)
@@ -128,9 +141,9 @@ void pf_drop(struct page_filter *pf, uint64_t off, uint64_t bytes,
 {
 	tell_run(pf);
 	pf->dropped_bytes += bytes;
-	restore_say(pf->o, "%s: offset %llu: dropped: buffer \"%s\" CPU %d:"
-		    " %llu bytes: %s", pf->file, (unsigned long long)off,
-		    pf->buffer, pf->cpu, (unsigned long long)bytes, why);
+	restore_say_at(pf->o, pf->file, off, "dropped: buffer \"%s\" CPU %d:"
+		       " %llu bytes: %s", pf->buffer, pf->cpu,
+		       (unsigned long long)bytes, why);
 }
 
 int pf_flush(struct page_filter *pf, struct tdat_error *err)

@@ -52,10 +52,10 @@ static int find_chunk_streams(struct salvage *sv, struct plan *p,
 	int cpu = 0;
 
 	if (at > sv_align_up(body, ps))
-		restore_say(sv->o, "%s: offset %llu: dropped: %llu bytes where"
-			    " no chunk stream begins", sv->path,
-			    (unsigned long long)sv_align_up(body, ps),
-			    (unsigned long long)(at - sv_align_up(body, ps)));
+		restore_say_at(sv->o, sv->path, sv_align_up(body, ps),
+			       "dropped: %llu bytes where no chunk stream"
+			       " begins", (unsigned long long)
+			       (at - sv_align_up(body, ps)));
 	while (at < end) {
 		if (sv_get32(sv, at, &k))
 			break;
@@ -73,10 +73,10 @@ static int find_chunk_streams(struct salvage *sv, struct plan *p,
 			return sv_oom(sv, err);
 		at = next_stream(sv, q, end, ps);
 		if (at > sv_align_up(q, ps))
-			restore_say(sv->o, "%s: offset %llu: dropped: %llu bytes"
-				    " where no chunk stream begins", sv->path,
-				    (unsigned long long)sv_align_up(q, ps),
-				    (unsigned long long)(at - sv_align_up(q, ps)));
+			restore_say_at(sv->o, sv->path, sv_align_up(q, ps),
+				       "dropped: %llu bytes where no chunk"
+				       " stream begins", (unsigned long long)
+				       (at - sv_align_up(q, ps)));
 	}
 	return 0;
 }
@@ -183,10 +183,10 @@ int sv_plan_lost(struct salvage *sv, int nth, struct tdat_error *err)
 	int r;
 
 	if (l->id != TDAT_OPT_BUFFER) {
-		restore_say(sv->o, "%s: offset %llu: lost: a latency text"
-			    " section whose description is gone (%llu bytes)",
-			    sv->path, (unsigned long long)l->offset,
-			    (unsigned long long)(l->end - l->body));
+		restore_say_at(sv->o, sv->path, l->offset, "lost: a latency"
+			       " text section whose description is gone (%llu"
+			       " bytes)",
+			       (unsigned long long)(l->end - l->body));
 		return 0;
 	}
 	if (!tdat_opt_clock(sv->f, clock, sizeof(clock)) || !clock[0]) {
@@ -206,14 +206,13 @@ int sv_plan_lost(struct salvage *sv, int nth, struct tdat_error *err)
 			  : find_page_streams(sv, p, l->body, l->end, ps, err);
 	if (r)
 		return -1;
-	restore_say(sv->o, "%s: offset %llu: inferred: buffer \"%s\" (its"
-		    " BUFFER option is lost): name %s, clock \"%s\" %s, page"
-		    " size %u from the file header, %d %s stream%s found on"
-		    " page boundaries, numbered CPU 0 on (the file has %u"
-		    " CPUs)", sv->path, (unsigned long long)l->offset, b->name,
-		    why_name, clock, why_clock, ps, p->nstreams,
-		    p->compressed ? "chunk" : "page",
-		    p->nstreams == 1 ? "" : "s", tdat_cpus(sv->f));
+	restore_say_at(sv->o, sv->path, l->offset, "inferred: buffer \"%s\""
+		       " (its BUFFER option is lost): name %s, clock \"%s\" %s,"
+		       " page size %u from the file header, %d %s stream%s"
+		       " found on page boundaries, numbered CPU 0 on (the file"
+		       " has %u CPUs)", b->name, why_name, clock, why_clock,
+		       ps, p->nstreams, p->compressed ? "chunk" : "page",
+		       p->nstreams == 1 ? "" : "s", tdat_cpus(sv->f));
 	return 0;
 }
 

@@ -19,87 +19,6 @@
 #include "libfmt/salvage.h"
 #include "libfmt/metabuild.h"
 
-int sv_oom(struct salvage *sv, struct tdat_error *err)
-{
-	snprintf(err->msg, sizeof(err->msg), "%.400s: out of memory",
-		 sv->path);
-	return -1;
-}
-
-uint64_t sv_align_up(uint64_t v, uint64_t to)
-{
-	return (v + to - 1) / to * to;
-}
-
-int sv_grow(uint8_t **p, size_t *cap, size_t need)
-{
-	uint8_t *n;
-
-	if (need <= *cap)
-		return 0;
-	n = realloc(*p, need);
-	if (!n)
-		return -1;
-	*p = n;
-	*cap = need;
-	return 0;
-}
-
-int sv_get32(struct salvage *sv, uint64_t off, uint32_t *v)
-{
-	uint8_t b[4];
-	struct tdat_error e;
-
-	if (off + 4 > sv->f->file_size ||
-	    tdat_salvage_read(sv->f, off, b, 4, &e))
-		return -1;
-	*v = tdat_get32(sv->f, b);
-	return 0;
-}
-
-/* ---- the buffer table ---- */
-
-struct tdat_buffer *sv_add_buffer(struct salvage *sv, const char *name,
-				      const char *clock, uint32_t ps)
-{
-	struct tdat_buffer *b;
-	struct plan *p;
-
-	b = realloc(sv->bufs, (size_t)(sv->nbufs + 1) * sizeof(*b));
-	if (!b)
-		return NULL;
-	sv->bufs = b;
-	p = realloc(sv->plans, (size_t)(sv->nbufs + 1) * sizeof(*p));
-	if (!p)
-		return NULL;
-	sv->plans = p;
-	memset(&p[sv->nbufs], 0, sizeof(*p));
-	p[sv->nbufs].from = -1;
-	b = &sv->bufs[sv->nbufs++];
-	memset(b, 0, sizeof(*b));
-	b->page_size = ps;
-	b->name = strdup(name);
-	b->clock = strdup(clock ? clock : "");
-	return b->name && b->clock ? b : NULL;
-}
-
-int sv_add_stream(struct plan *p, int cpu, uint64_t start, uint64_t end,
-		      uint64_t lost)
-{
-	struct stream *s;
-
-	s = realloc(p->streams, (size_t)(p->nstreams + 1) * sizeof(*s));
-	if (!s)
-		return -1;
-	p->streams = s;
-	s = &s[p->nstreams++];
-	s->cpu = cpu;
-	s->start = start;
-	s->end = end;
-	s->lost = lost;
-	return 0;
-}
-
 static void free_plans(struct salvage *sv)
 {
 	int i;
@@ -142,11 +61,11 @@ static int plan_described(struct salvage *sv, int i, struct tdat_error *err)
 		if (end < c->offset)
 			end = UINT64_MAX;
 		if (c->offset >= size) {
-			restore_say(sv->o, "%s: offset %llu: lost: buffer"
-				    " \"%s\" CPU %d: all its %llu bytes are"
-				    " past the end of the file", sv->path,
-				    (unsigned long long)c->offset, fb->name,
-				    c->cpu, (unsigned long long)c->size);
+			restore_say_at(sv->o, sv->path, c->offset, "lost:"
+				       " buffer \"%s\" CPU %d: all its %llu"
+				       " bytes are past the end of the file",
+				       fb->name, c->cpu,
+				       (unsigned long long)c->size);
 			sv->dropped += c->size;
 			continue;
 		}
@@ -158,25 +77,6 @@ static int plan_described(struct salvage *sv, int i, struct tdat_error *err)
 			return sv_oom(sv, err);
 	}
 	return 0;
-}
-
-/* Sizes a chunk header can hold (compression never grows data much). */
-int sv_chunk_plausible(uint32_t c, uint32_t u, uint32_t ps)
-{
-	return c > 0 && u > 0 && u % ps == 0 && u <= MAX_CHUNK &&
-	       c <= u + u / 8 + 1024;
-}
-
-/* The chunk at at (header c, u) decompresses to u bytes. */
-int sv_chunk_decompresses(struct salvage *sv, uint64_t at, uint32_t c,
-			      uint32_t u)
-{
-	struct tdat_error e;
-
-	return !sv_grow(&sv->cbuf, &sv->ccap, c) &&
-	       !sv_grow(&sv->ubuf, &sv->ucap, u) &&
-	       !tdat_salvage_read(sv->f, at + 8, sv->cbuf, c, &e) &&
-	       !tdat_salvage_decompress(sv->f, sv->cbuf, c, sv->ubuf, u);
 }
 
 /* A described compressed stream ends where the file's next one begins:
@@ -293,10 +193,10 @@ static int write_out(struct salvage *sv, const char *out,
 			r = sv_copy_stream(sv, w, b, &sv->plans[b].streams[i], err);
 	}
 	if (!r && !sv->pages && !(sv->nbufs && sv->plans[0].latency))
-		r = snprintf(err->msg, sizeof(err->msg), "%.400s: nothing to"
-			     " salvage: no complete page of trace data survives"
-			     " (%llu bytes dropped)", sv->path,
-			     (unsigned long long)sv->dropped) ? -1 : -1;
+		r = tdat_fail_nooff(err, sv->path, "nothing to salvage: no"
+				    " complete page of trace data survives"
+				    " (%llu bytes dropped)",
+				    (unsigned long long)sv->dropped);
 	if (r) {
 		tdat_writer_abort(w);
 		return -1;
@@ -317,9 +217,8 @@ int salvage_file(const char *in, const char *out,
 	if (!sv.f)
 		return -1;
 	for (i = 0; i < sv.s.nnotes; i++)
-		restore_say(o, "%s: offset %llu: %s", in,
-			    (unsigned long long)sv.s.notes[i].offset,
-			    sv.s.notes[i].text);
+		restore_say_at(o, in, sv.s.notes[i].offset, "%s",
+			       sv.s.notes[i].text);
 	sv.ids = malloc(sizeof(*sv.ids));
 	if (!sv.ids) {
 		sv_oom(&sv, err);
@@ -336,8 +235,8 @@ int salvage_file(const char *in, const char *out,
 done:
 	free_plans(&sv);
 	free(sv.ids);
-	free(sv.cbuf);
-	free(sv.ubuf);
+	tdat_bytes_free(&sv.cbuf);
+	tdat_bytes_free(&sv.ubuf);
 	tdat_salvage_free(&sv.s);
 	tdat_close(sv.m);
 	tdat_close(sv.f);

@@ -6,12 +6,22 @@
  *                     their CPU streams, infer name and clock
  *   restore_copy.c    streams to the writer: raw pages, or chunks with
  *                     resync after a damaged chunk header
+ *   restore_table.c   the table being planned (buffers, streams), small
+ *                     reads of the file, the chunk checks
+ *
+ * Calls only go down this list's order:
+ *
+ *   salvage.c -> restore_search.c, restore_copy.c -> restore_table.c
+ *
+ * and every file may use the page filter and restore_say
+ * (restore_pages.c, salvage.h), which call none of them.
  */
 #ifndef TDAT_SALVAGE_INTERNAL_H
 #define TDAT_SALVAGE_INTERNAL_H
 
 #include "convert/restore/restore_internal.h"
 #include "libfmt/salvage.h"
+#include "libfmt/bytes.h"
 
 #define READ_PAGES 64
 #define MAX_CHUNK (256u << 20)
@@ -45,15 +55,13 @@ struct salvage {
 	struct plan *plans;
 
 	uint64_t pages, events, dropped;
-	uint8_t *cbuf, *ubuf;	/* chunk in, pages out */
-	size_t ccap, ucap;
+	struct tdat_bytes cbuf, ubuf;	/* chunk in, pages out (scratch) */
 };
 
-/* ---- salvage.c ---- */
+/* ---- restore_table.c ---- */
 
 int sv_oom(struct salvage *sv, struct tdat_error *err);
 uint64_t sv_align_up(uint64_t v, uint64_t to);
-int sv_grow(uint8_t **p, size_t *cap, size_t need);
 /* A u32 of the file at off: 0, or -1 past its end. */
 int sv_get32(struct salvage *sv, uint64_t off, uint32_t *v);
 /* Sizes a chunk header can hold; whether the chunk at at decompresses. */

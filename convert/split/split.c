@@ -41,7 +41,7 @@ struct batch {
 
 static int oom(const struct tdat_file *in, struct tdat_error *err)
 {
-	snprintf(err->msg, sizeof(err->msg), "%s: out of memory", in->path);
+	tdat_fail_nooff(err, in->path, "out of memory");
 	return -1;
 }
 
@@ -121,10 +121,8 @@ static int bad_stream(struct batch *b, uint64_t off, const char *what,
 {
 	const struct split_stream *s = &b->p->streams[b->s];
 
-	snprintf(err->msg, sizeof(err->msg), "%s: offset %llu: buffer \"%s\""
-		 " CPU %d: %s", b->in->path, (unsigned long long)off,
-		 b->in->buffers[s->in_buf].name, s->cpu, what);
-	return -1;
+	return tdat_fail(err, b->in->path, off, "buffer \"%s\" CPU %d: %s",
+			 b->in->buffers[s->in_buf].name, s->cpu, what);
 }
 
 /* The stream as chunks: most are copied as stored. */

@@ -27,6 +27,7 @@
 #include <string.h>
 #include "convert/split/split.h"
 #include "libfmt/chunkindex.h"
+#include "libfmt/bytes.h"
 
 #define SPLIT_MAX_PIECES 100000
 
@@ -57,8 +58,7 @@ struct walker {
 	 * position, no buffer) to the next one */
 	int compressed;
 	struct tdat_chunk_walk cw;
-	uint8_t *chunk;
-	size_t chunk_cap;
+	struct tdat_bytes chunk;	/* decoded (scratch) */
 	uint32_t clen, cpos;	/* decoded bytes, next page in them */
 	uint64_t upos;		/* stream byte of chunk[0] */
 	int done;
@@ -78,7 +78,7 @@ struct walker {
 
 static int oom(const struct tdat_file *in, struct tdat_error *err)
 {
-	snprintf(err->msg, sizeof(err->msg), "%s: out of memory", in->path);
+	tdat_fail_nooff(err, in->path, "out of memory");
 	return -1;
 }
 
@@ -122,21 +122,13 @@ static int next_chunk(struct walker *w, struct tdat_error *err)
 	int got = tdat_chunk_walk_read(&w->cw, &c, &sh->cbuf, &sh->ccap, err);
 
 	if (got <= 0) {
-		free(w->chunk);		/* done: give the memory back */
-		w->chunk = NULL;
-		w->chunk_cap = 0;
+		tdat_bytes_free(&w->chunk);	/* done: give the memory back */
 		return got;
 	}
-	if (c.usize > w->chunk_cap) {
-		uint8_t *p = realloc(w->chunk, c.usize);
-
-		if (!p)
-			return oom(w->in, err);
-		w->chunk = p;
-		w->chunk_cap = c.usize;
-	}
-	if (tdat_chunk_decode(sh->dec, sh->cbuf, c.csize, w->chunk, c.usize,
-			      c.offset, err))
+	if (tdat_bytes_reserve(&w->chunk, c.usize))
+		return oom(w->in, err);
+	if (tdat_chunk_decode(sh->dec, sh->cbuf, c.csize, w->chunk.data,
+			      c.usize, c.offset, err))
 		return -1;
 	w->upos += w->clen;
 	w->clen = c.usize;
@@ -154,7 +146,7 @@ static int walk_page(struct walker *w, const uint8_t **page, uint64_t *off,
 		while (w->cpos >= w->clen)
 			if ((got = next_chunk(w, err)) <= 0)
 				return got;
-		*page = w->chunk + w->cpos;
+		*page = w->chunk.data + w->cpos;
 		*off = w->upos + w->cpos;	/* in the uncompressed stream */
 		w->cpos += w->page_size;
 		return 1;
@@ -187,12 +179,12 @@ static int walk_next(struct tdat_file *in, struct walker *w,
 				return 1;
 			}
 			if (got < 0) {
-				snprintf(err->msg, sizeof(err->msg), "%s: page %llu"
-					 " of a CPU stream has a corrupt event"
-					 " at byte %u", in->path,
-					 (unsigned long long)w->page,
-					 w->it.pos);
-				return -1;
+				return tdat_fail_nooff(err, in->path, "page"
+						       " %llu of a CPU stream"
+						       " has a corrupt event"
+						       " at byte %u",
+						       (unsigned long long)
+						       w->page, w->it.pos);
 			}
 			w->page++;
 		}
@@ -205,10 +197,8 @@ static int walk_next(struct tdat_file *in, struct walker *w,
 			return got;
 		}
 		if (tdat_page_iter_init(&w->it, in, page, w->page_size)) {
-			snprintf(err->msg, sizeof(err->msg), "%s: offset %llu:"
-				 " page commit is larger than the page",
-				 in->path, (unsigned long long)off);
-			return -1;
+			return tdat_fail(err, in->path, off, "page commit is"
+					 " larger than the page");
 		}
 		w->have_page = 1;
 		w->ev = 0;
@@ -220,9 +210,9 @@ static int assign(const struct tdat_file *in, struct walker *w, int k,
 		  struct tdat_error *err)
 {
 	if (k < 0 || k >= SPLIT_MAX_PIECES) {
-		snprintf(err->msg, sizeof(err->msg), "%s: more than %d pieces;"
-			 " choose a larger unit", in->path, SPLIT_MAX_PIECES);
-		return -1;
+		return tdat_fail_nooff(err, in->path, "more than %d pieces;"
+				       " choose a larger unit",
+				       SPLIT_MAX_PIECES);
 	}
 	while (w->last < k) {
 		if (w->last + 1 >= w->cap) {
@@ -564,8 +554,7 @@ int split_plan(struct tdat_file *in, const struct split_opts *o,
 			r = plan_stream(in, o, &w[i], err);
 			tdat_cpu_close(w[i].r);
 			w[i].r = NULL;
-			free(w[i].chunk);
-			w[i].chunk = NULL;
+			tdat_bytes_free(&w[i].chunk);
 			if (r)
 				goto out;
 		}
@@ -576,7 +565,7 @@ int split_plan(struct tdat_file *in, const struct split_opts *o,
 out:
 	for (i = 0; w && i < p->nstreams; i++) {
 		tdat_cpu_close(w[i].r);
-		free(w[i].chunk);
+		tdat_bytes_free(&w[i].chunk);
 		free(w[i].starts);
 	}
 	tdat_chunk_decoder_free(sh.dec);

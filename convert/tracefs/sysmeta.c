@@ -14,39 +14,21 @@
 #include "convert/tracefs/sysmeta.h"
 #include "convert/tracefs/tracefs.h"
 #include "libfmt/metabuild.h"
+#include "libfmt/bytes.h"
 #include "libfmt/version.h"
 
 /* ---- a growing part, integers in the file's byte order ---- */
 
 struct part {
 	const struct tdat_file *m;
-	uint8_t *p;
-	size_t len, cap;
-	int oom;
+	struct tdat_bytes out;
+	int oom;	/* an append failed: the part is dropped at keep() */
 };
 
 static void put(struct part *b, const void *data, size_t n)
 {
-	uint8_t *bigger;
-	size_t cap;
-
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + n)
-			cap *= 2;
-		bigger = realloc(b->p, cap);
-		if (!bigger) {
-			b->oom = 1;
-			return;
-		}
-		b->p = bigger;
-		b->cap = cap;
-	}
-	if (n)
-		memcpy(b->p + b->len, data, n);
-	b->len += n;
+	if (!b->oom && tdat_bytes_add(&b->out, data, n))
+		b->oom = 1;
 }
 
 static void put32(struct part *b, uint32_t v)
@@ -72,11 +54,11 @@ static int keep(struct tdat_file *m, enum tdat_meta which, struct part *b,
 	struct tdat_blob blob;
 
 	if (b->oom) {
-		free(b->p);
+		tdat_bytes_free(&b->out);
 		return tdat_errorf(err, "out of memory");
 	}
-	blob.data = b->p;
-	blob.len = b->len;
+	blob.data = b->out.data;
+	blob.len = b->out.len;
 	tdat_meta_set(m, which, &blob);
 	return 0;
 }
@@ -146,11 +128,11 @@ static int ftrace_formats(struct tdat_file *m, const char *tdir,
 
 	put32(&b, 0);
 	if (system_formats(&b, tdir, "ftrace", &n, err)) {
-		free(b.p);
+		tdat_bytes_free(&b.out);
 		return -1;
 	}
 	if (!b.oom)
-		tdat_put32(m, b.p, n);
+		tdat_put32(m, b.out.data, n);
 	return keep(m, TDAT_META_FTRACE, &b, err);
 }
 
@@ -175,24 +157,24 @@ static int event_formats(struct tdat_file *m, const char *tdir,
 		if (!strcmp(sys->v[i], "ftrace"))
 			continue;
 		put(&b, sys->v[i], strlen(sys->v[i]) + 1);
-		count_at = b.len;
+		count_at = b.out.len;
 		put32(&b, 0);
 		if (system_formats(&b, tdir, sys->v[i], &n, err)) {
-			free(b.p);
+			tdat_bytes_free(&b.out);
 			tfs_names_free(&all);
 			return -1;
 		}
 		if (!n) {	/* a directory without events */
-			b.len = count_at - strlen(sys->v[i]) - 1;
+			b.out.len = count_at - strlen(sys->v[i]) - 1;
 			continue;
 		}
 		if (!b.oom)
-			tdat_put32(m, b.p + count_at, n);
+			tdat_put32(m, b.out.data + count_at, n);
 		nsys++;
 	}
 	tfs_names_free(&all);
 	if (!b.oom)
-		tdat_put32(m, b.p, nsys);
+		tdat_put32(m, b.out.data, nsys);
 	return keep(m, TDAT_META_EVENTS, &b, err);
 }
 

@@ -14,6 +14,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 #include "convert/tracefs/tracefs.h"
+#include "libfmt/bytes.h"
 
 #define TFS_DEFAULT "/sys/kernel/tracing"
 
@@ -89,42 +90,40 @@ static int join(char *path, const char *dir, const char *name,
 static int read_all(int fd, const char *path, struct tdat_blob *out,
 		    struct tdat_error *err)
 {
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap), *bigger;
+	struct tdat_bytes b = { 0 };
 	ssize_t n;
 
-	if (!buf)
-		return tdat_errorf(err, "%s: out of memory", path);
+	if (tdat_bytes_reserve(&b, 4096))
+		return tdat_fail_nooff(err, path, "out of memory");
 	for (;;) {
-		if (len + 1 == cap) {
-			if (cap >= TFS_READ_MAX) {
-				free(buf);
-				return tdat_errorf(err, "%s: larger than %u MiB",
-					    path, TFS_READ_MAX >> 20);
+		if (b.len + 1 == b.cap) {	/* one byte kept for the NUL */
+			if (b.cap >= TFS_READ_MAX) {
+				tdat_bytes_free(&b);
+				return tdat_fail_nooff(err, path, "larger than"
+						       " %u MiB",
+						       TFS_READ_MAX >> 20);
 			}
-			bigger = realloc(buf, cap * 2);
-			if (!bigger) {
-				free(buf);
-				return tdat_errorf(err, "%s: out of memory", path);
+			if (tdat_bytes_reserve(&b, b.cap * 2)) {
+				tdat_bytes_free(&b);
+				return tdat_fail_nooff(err, path,
+						       "out of memory");
 			}
-			buf = bigger;
-			cap *= 2;
 		}
-		n = read(fd, buf + len, cap - 1 - len);
+		n = read(fd, b.data + b.len, b.cap - 1 - b.len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			free(buf);
-			return tdat_errorf(err, "%s: cannot read: %s", path,
-				    strerror(errno));
+			tdat_bytes_free(&b);
+			return tdat_fail_nooff(err, path, "cannot read: %s",
+					       strerror(errno));
 		}
 		if (n == 0)
 			break;
-		len += (size_t)n;
+		b.len += (size_t)n;
 	}
-	buf[len] = 0;
-	out->data = (uint8_t *)buf;
-	out->len = len;
+	b.data[b.len] = 0;
+	out->data = b.data;
+	out->len = b.len;
 	return 0;
 }
 

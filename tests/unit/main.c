@@ -40,6 +40,7 @@ int main(void)
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
 	suite_bytes();
+	suite_bytebuf();
 	suite_codec();
 	suite_read();
 	suite_pages();

@@ -14,6 +14,7 @@ const char *test_tmpdir(void);
 uint8_t *slurp_file(const char *path, size_t *len);
 
 void suite_bytes(void);
+void suite_bytebuf(void);
 void suite_codec(void);
 void suite_read(void);
 void suite_pages(void);

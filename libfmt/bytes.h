@@ -1,0 +1,29 @@
+/*
+ * bytes.h - one growable byte buffer for libfmt and the engines.
+ *
+ * A zeroed struct is an empty buffer.  Growth is checked for size_t
+ * overflow; every function that allocates returns -1 when it cannot and
+ * leaves the buffer as it was, so callers can free it either way.
+ */
+#ifndef TDAT_BYTES_H
+#define TDAT_BYTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tdat_bytes {
+	uint8_t *data;		/* owned; NULL until something is added */
+	size_t len, cap;	/* bytes used, bytes allocated */
+};
+
+/* Room for at least need bytes in all (not need more): for scratch
+ * buffers that are refilled whole.  len is unchanged. */
+int tdat_bytes_reserve(struct tdat_bytes *b, size_t need);
+/* Append n bytes of p (p may be NULL when n is 0), growing by doubling. */
+int tdat_bytes_add(struct tdat_bytes *b, const void *p, size_t n);
+/* Empty it, keeping the memory for reuse. */
+void tdat_bytes_reset(struct tdat_bytes *b);
+/* Free the memory; the struct is an empty buffer again. */
+void tdat_bytes_free(struct tdat_bytes *b);
+
+#endif
