@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tdat - one plain Makefile.
 #   make            build/tdat, the applet symlinks beside it, build/libfmt.a
 #   make check      install missing packages, build, run every test

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # convert.sh FILE: tdat convert against trace-cmd convert, same input,
 # same run.  For each case: median wall time of RUNS runs (default 5) of
 # each tool, the ratio tdat/trace-cmd, output sizes and their ratio,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash disable=SC2154,SC2034 # tb, root, runs: set by the caller; secs, rss: read by it
 # lib.sh: what bench/convert.sh, split.sh and merge.sh share.  Sourced,
 # not run.  The caller sets tb (the tdat binary) and runs (how many

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # merge.sh [FILE]: tdat merge against cat over the same bytes.
 #
 # Two cases, each cut into page-aligned pieces with our split (-p N -r,

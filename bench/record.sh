@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench/record.sh [BYTES] [ROUNDS] [BUFFER_KB]: tdat record against
 # trace-cmd record (../shared/tools/tc-record) under a heavy event load.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report.sh FILE: tdat report against Debian's trace-cmd report, same
 # input, same run.  First both reports are made once and compared: when
 # they differ no figure is printed and the exit status is 1.  Then each

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # split.sh FILE: tdat split against trace-cmd split, same input, same
 # run.  For each case: median wall time of RUNS runs (default 5) of each
 # tool (alternating, after one warm-up each), the ratio tdat/trace-cmd,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_events.c - the check-events applet: its command line, read into
  * struct check_events_opts; the checking is check_events_run's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmds.h - the applets.  Each cmds/NAME.c defines cmd_NAME(): argv[0] is
  * the applet name, the rest its arguments.  It returns the exit status

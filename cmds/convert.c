@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * convert.c - the convert applet: rewrite a trace.dat as v6 or v7, with
  * another compression.  Options follow trace-cmd convert; the work is in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge.c - the merge applet: join trace.dat files or pieces into one.
  * trace-cmd has no merge; the options are convert's.  The work is in

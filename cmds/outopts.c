@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * outopts.c - parsing the output options of convert, merge, split and
  * restore, so that they accept the same values with the same messages.

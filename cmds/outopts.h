@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * outopts.h - the output options of convert, merge, split and restore:
  * --file-version, --compression, --level, --chunk-size, --threads.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * progress.c - the progress line of convert and merge: on stderr, a few
  * updates a second, "tdat NAME:  42% (...)".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * progress.h - the progress line of convert and merge (cmds/progress.c).
  */

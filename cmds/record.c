@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * record.c - the record applet: record events through tracefs into a
  * trace.dat.  Its command line is read here into a struct record_opts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.c - the report applet: print the events of trace.dat files as
  * text, as trace-cmd report does, or as JSON lines.  Its command line is

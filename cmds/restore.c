@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * restore.c - the restore applet: rebuild a trace.dat from what is left.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * split.c - the split applet: cut a trace.dat into pieces.  Options and
  * piece names follow trace-cmd 3.4's split; the work is in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * usage.c - what every applet's option parsing says the same way: a
  * usage error naming the applet, getopt's complaints, and the check that

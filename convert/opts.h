@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * opts.h - how copy and restore write a trace.dat: version, codec,
  * level, chunk size, threads, and where warnings and progress go.

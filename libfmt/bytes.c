@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* bytes.c - the growable byte buffer of bytes.h. */
 #include <stdint.h>
 #include <stdlib.h>

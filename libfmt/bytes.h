@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * bytes.h - one growable byte buffer for libfmt and the engines.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * chunkdec.c - decompress one stored chunk of a CPU stream, for callers
  * that walk chunks with tdat_cpu_next_chunk (to copy most of them as

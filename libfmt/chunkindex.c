@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * chunkindex.c - a compressed CPU stream known from its chunk headers
  * alone (FORMAT.md 4.10: u32 chunk count, then u32 compressed size, u32

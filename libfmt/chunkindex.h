@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * chunkindex.h - compressed CPU streams chunk by chunk (chunkindex.c,
  * streamtail.c, chunkdec.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * chunkpool.c - compress chunks on worker threads, hand them out in order.
  *

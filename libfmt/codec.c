@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* codec.c - the compression codecs: none, zlib and zstd. */
 #include <string.h>
 #include <zlib.h>

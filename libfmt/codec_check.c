@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * codec_check.c - does compressed data decode to exactly n bytes?  Found
  * out through a small window, without the decoded bytes in memory, for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cpudata.c - streaming one CPU's pages, raw or from compressed chunks. */
 #include <stdlib.h>
 #include <string.h>

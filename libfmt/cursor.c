@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cursor.c - bounds-checked decoding of file bytes held in memory. */
 #include <string.h>
 #include "libfmt/internal.h"

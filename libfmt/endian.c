@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* endian.c - the one place where file byte order is decided. */
 #include "libfmt/internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* error.c - errors as values: one line naming file, offset and problem. */
 #include <stdio.h>
 #include "libfmt/internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* events.c - walking the events of one ring-buffer page (FORMAT.md 7). */
 #include "libfmt/internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* fileio.c - reading input at offsets, and outputs that appear atomically. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * internal.h - what libfmt's files share and applets do not see:
  * error construction, the bounds-checked byte cursor, file I/O and codecs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* meta.c - framing of the metadata parts: walking the v6 parts in the file,
  * checking a v7 part in memory; and what header_page says. */
 #include <stdlib.h>

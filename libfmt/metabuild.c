@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * metabuild.c - metadata made in memory for writers (metabuild.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * metabuild.h - metadata made in memory, for writers (metabuild.c).
  *

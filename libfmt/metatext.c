@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* metatext.c - the texts inside metadata parts: formats, kallsyms, ... */
 #include <string.h>
 #include "libfmt/internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* optdecode.c - the values of known options (FORMAT.md section 5). */
 #include <stdlib.h>
 #include <string.h>

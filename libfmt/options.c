@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* options.c - option lists of both versions, and the buffers they describe. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * pagecut.c - keep part of a ring-buffer page (FORMAT.md 7): the events
  * of an index or timestamp range, or any chosen subset of them,

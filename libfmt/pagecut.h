@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * pagecut.h - new pages made of some events of others (pagecut.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* read.c - opening a trace.dat: initial header, then the v6 or v7 walk. */
 #include <errno.h>
 #include <fcntl.h>

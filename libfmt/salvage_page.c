@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * salvage_page.c - is this ring-buffer page genuine?  For restore, which
  * reads raw files left by a crash and damaged trace.dat files, and must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * salvage_scan.c - open a damaged trace.dat as far as it goes, for
  * restore.  tdat_open refuses a file whose structure is broken anywhere;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sections.c - v7 sections: headers, bodies, the strings table, extras. */
 #include <stdlib.h>
 #include <string.h>

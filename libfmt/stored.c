@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * stored.c - v7 metadata sections as the file stores them (one compressed
  * block each), for callers that handle many files of one recording:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * stored.h - v7 metadata sections opened lazily or kept as stored (stored.c).
  *

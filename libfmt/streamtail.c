@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * streamtail.c - the last event timestamp of a CPU stream, read from its
  * end rather than by walking all of it: the last pages of raw data, or

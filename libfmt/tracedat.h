@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * tracedat.h - libfmt, the trace.dat (v6 and v7) format library.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * tsadjust.c - the timestamps readers show: a file's raw record times
  * adjusted by its own options (FORMAT.md 5 and 7.7), in trace-cmd's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * v6clock.c - v6's clock record: a u64 length, then text, after each CPU
  * table.  trace-cmd 3 writes "[local]"; trace-cmd 2.x wrote the whole

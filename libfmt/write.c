@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * write.c - writing trace.dat v6 and v7: the tdat_writer_* calls.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * write_chunks.c - compressed streams (FORMAT.md 4.10): a u32 chunk count,
  * then chunks of u32 compressed size, u32 uncompressed size, data.

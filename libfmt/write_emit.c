@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * write_emit.c - the writer's bytes out: fields appended in the file's
  * byte order, fields patched once known, growing byte lists, and the

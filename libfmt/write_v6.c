@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * write_v6.c - the v6 layout (FORMAT.md 3): the metadata parts in a row,
  * the options list, then a "flyrecord" block per buffer whose CPU table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * write_v7.c - the v7 layout (FORMAT.md 4, 9.3): everything is a section
  * (u16 id, u16 flags, s32 description, u64 size, body).  Metadata first,

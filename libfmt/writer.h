@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * writer.h - what the files of the trace.dat writer share (private).
  *

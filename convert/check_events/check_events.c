@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_events.c - parse every event format of the live tracefs, or the
  * formats stored in a trace.dat, with libtraceevent, and name each one

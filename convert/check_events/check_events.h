@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_events.h - the check-events engine's interface: parse every
  * event format (and header_page) of the live tracefs or of a trace.dat

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * convert.c - copy a trace.dat into a new file of either version and codec.
  *

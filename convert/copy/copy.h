@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * copy.h - the convert applet's engine: copy a trace.dat into a new file
  * of either version and any codec, keeping everything the target can

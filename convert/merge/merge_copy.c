@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_copy.c - a CPU stream that needs no merging, written as stored.
  *

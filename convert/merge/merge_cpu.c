@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_cpu.c - one output CPU stream from the inputs' streams of that
  * CPU.

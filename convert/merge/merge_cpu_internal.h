@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_cpu_internal.h - what the files merging one output CPU stream
  * share (private to merge_cpu.c, merge_heads.c, merge_twins.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_dups.c - which events at one timestamp repeat what another input
  * already gave.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_extras.c - the output's unknown v7 sections: those of every
  * input, identical ones once (see join_extras for why differing ones are

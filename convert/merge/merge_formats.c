@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_formats.c - the output's event formats: the union of the inputs'.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_gather.c - the events of one timestamp that several streams
  * hold, counted so that repeats are dropped.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_heads.c - an input stream of an output CPU, read a page at a
  * time (a "head").

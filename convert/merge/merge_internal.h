@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_internal.h - what the files of the merge engine share (private).
  *

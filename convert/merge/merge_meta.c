@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_meta.c - can two inputs share one file, and what the output's
  * metadata is.

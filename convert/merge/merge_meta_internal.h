@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_meta_internal.h - what the files joining the inputs' metadata
  * share (private to merge_meta.c, merge_formats.c, merge_texts.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_options.c - the output's options.  Those that change what
  * timestamps mean or name the kernel must match (else the merge is

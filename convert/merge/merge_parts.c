@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_parts.c - what the files joining metadata share, below them all:
  * copies and comparisons of parts, and the line that refuses a merge.

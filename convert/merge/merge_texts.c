@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_texts.c - the output's kallsyms, printk formats and saved
  * cmdlines: the union of the inputs' lines (cmdlines by pid, the first

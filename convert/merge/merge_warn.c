@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * merge_warn.c - notes for the user, shared by every file of the merge
  * engine; it calls none of them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * readers.c - one thread per CPU stream moves ring-buffer pages from
  * per_cpu/cpuN/trace_pipe_raw into a file of OUT.rec/.

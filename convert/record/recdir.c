@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * recdir.c - OUT.rec/, what a recording keeps on disk while it runs
  * (the layout is in record.h).  Whatever is in it at any moment can be

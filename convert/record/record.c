@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * record.c - one recording: a session (session.c) around either a
  * COMMAND or the wait for SIGINT/SIGTERM.

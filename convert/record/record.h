@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * record.h - the record engine's interface: the options cmds/record.c
  * parses, and record_run.

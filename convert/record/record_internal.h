@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * record_internal.h - what the recorder's files share (private to
  * convert/record/; the interface is record.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * session.c - one recording: tracefs set up, OUT.rec/ described
  * (manifest, head.dat) before the first page moves, readers started,

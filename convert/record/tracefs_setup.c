@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tracefs_setup.c - get tracefs ready for a recording and put it back.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bodycache.c - recently printed event bodies, by payload.
  *

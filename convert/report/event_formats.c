@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * event_formats.c - report --event REGEX: the format texts of matching
  * events, printed as --events prints all of them.

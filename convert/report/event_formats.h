@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* event_formats.h - report --event REGEX (event_formats.c). */
 #ifndef EVENT_FORMATS_H
 #define EVENT_FORMATS_H

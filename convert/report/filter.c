@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* filter.c - --cpu, -F/-v, -I and -S: which events report shows. */
 #include <ctype.h>
 #include <fcntl.h>

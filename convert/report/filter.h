@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter.h - which events report shows: --cpu, -F/-v, -I and -S.
  *

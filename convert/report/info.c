@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * info.c - report's "show and exit" modes: -e, -f, -P, -E, --events,
  * --stat, --uname, --version, --cpus, --first-event, --last-event, each

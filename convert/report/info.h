@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* info.h - report's "show and exit" modes (info.c). */
 #ifndef INFO_H
 #define INFO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* inputs.c - opening report's input files and labelling their lines. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * inputs.h - report's input files: opened, given a tep handle, their
  * filters, and the labels trace-cmd puts before their lines.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* json.c - report --json: an event as one line of JSON. */
 #include <string.h>
 #include "convert/report/json.h"

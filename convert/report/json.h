@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * json.h - report --json: one JSON object per event, every field by name
  * with a typed value.  The object's schema is in tdat-report(1).

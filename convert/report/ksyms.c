@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ksyms.c - kernel symbols for the report's worker tep handles.
  *

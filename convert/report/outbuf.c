@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * outbuf.c - buffered output with large writes.  Without a FILE the
  * buffer grows instead: a batch's text, made on a worker thread.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pipeline.h - the report's event loop: the merged stream read on one
  * thread, its lines formatted on others, written in order.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* print.c - one event line, formatted as trace-cmd report prints it. */
 #include <stdio.h>
 #include <stdlib.h>

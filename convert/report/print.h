@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* print.h - the report's output: a large buffer, and the line format. */
 #ifndef PRINT_H
 #define PRINT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.h - the report engine's interface: the options cmds/report.c
  * parses, and the call that prints the events.  The engine's own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_internal.h - what report's files share (private to
  * convert/report/; the interface is report.h).

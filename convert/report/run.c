@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* run.c - report's main loop: inputs, the merged stream, the lines. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stream.c - every CPU of every buffer merged into one timeline. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tep_load.c - a libtraceevent handle from a trace.dat's own metadata. */
 #include <stdio.h>
 #include <stdlib.h>

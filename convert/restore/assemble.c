@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * assemble.c - a trace.dat from a header-only file plus raw per-CPU page
  * files: trace-cmd's "restore -i HEAD -o OUT CPUFILE...", and the OUT.rec/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * restore.h - the restore engine's interface: a trace.dat rebuilt from
  * what is left.  Raw per-CPU page files plus metadata become a

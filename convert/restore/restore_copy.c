@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * restore_copy.c - salvage's CPU streams to the writer: raw pages read in
  * batches, compressed chunks one at a time, every page through restore's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * restore_internal.h - what restore's files share (private to
  * convert/restore/; the interface is restore.h): the page filter that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * restore_pages.c - the page filter of restore: every page is checked;
  * genuine ones go to the writer in batches, the others are dropped and

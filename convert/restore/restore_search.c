@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * restore_search.c - a v7 buffer section whose BUFFER option is lost (a
  * file cut before its trailing options): its CPU streams are found on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * restore_table.c - what the salvage's files share, below them all: the
  * table of output buffers and CPU streams being planned, small reads of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * salvage.c - restore -o OUT DAMAGED: a truncated or partly corrupt
  * trace.dat becomes a valid one holding every genuine page it still has.

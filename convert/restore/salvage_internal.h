@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * salvage_internal.h - what the files of restore's salvage share (private):
  *

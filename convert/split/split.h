@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * split.h - cut a trace.dat into pieces (the split applet's engine).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * split_plan.c - where each piece of a split starts in each stream.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * header_only.c - restore -c: a trace.dat with the running system's
  * metadata and no trace data, every event system's formats in it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sysmeta.c - the running system's metadata, as a struct tdat_file that
  * tdat_writer_open takes: what trace-cmd stores (FORMAT.md 9.6).  Texts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sysmeta.h - the running system's metadata (sysmeta.c), and the
  * header-only trace.dat made of it (header_only.c): what record writes

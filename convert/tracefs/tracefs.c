@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tracefs.c - find (or mount) the live tracefs, read and write its files,
  * create and remove instances. */
 #include <dirent.h>

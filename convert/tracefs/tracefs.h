@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tracefs.h - the live tracefs: where it is mounted, and reading it.
  *

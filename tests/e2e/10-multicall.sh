@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 10-multicall: dispatch of the multicall binary (multicall/main.c).
 # By "tdat APPLET", by symlinks named after applets, by a symlink
 # named trace-cmd; --help, --version, unknown applets, unbuilt applets.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make install: bin/tdat, applet symlinks under libexec/tdat/ (never
 # bare applet names in bin/), man pages; the symlinks run their applet.
 . "$E2E/lib.sh"

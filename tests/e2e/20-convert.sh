@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # convert: every fixture to every version x codec and back.
 #  - Debian's trace-cmd reports every output exactly as it reports the input
 #    (it cannot read zlib: those outputs are converted back and checked);

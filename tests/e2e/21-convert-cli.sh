@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # convert's command line: trace-cmd's forms, refusals, atomic output,
 # chunk copy-through, silence when not on a terminal.
 . "$E2E/lib.sh"

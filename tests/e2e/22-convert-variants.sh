@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # convert on what the corpus lacks, made from real content by mkvariant
 # (see tests/tools/mkvariant.c for exactly how):
 #  - big-endian files and files of a 32-bit kernel (4-byte commit word)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Offsets past 4 GiB: a sparse copy of a v6 fixture whose CPU data is
 # moved 4 GiB + 64 KiB further into the file (the CPU table says so; the
 # hole costs no disk).  report prints what trace-cmd printed for the

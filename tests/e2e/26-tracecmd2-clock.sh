@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # trace-cmd 2.x v6 files: their clock record holds the whole trace_clock
 # list ("[local] global counter ... x86-tsc\n", 62 bytes) and their
 # TRACECLOCK option is empty.  Every applet opens them, report's

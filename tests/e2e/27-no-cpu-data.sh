@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A recording whose buffers hold no CPU data: its BUFFER option (name,
 # clock, page size, 0 CPUs) is all it says, and every applet keeps it.
 # fixtures/external/akshudev_aos.dat: a real v7 recording by someone else

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # 30-badinput: malformed trace.dat files, made here from fixtures, fed to
 # `tdat convert` (to the default v7 and with --file-version 6).
 #

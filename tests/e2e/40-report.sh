@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report: byte for byte what Debian's trace-cmd report printed for every
 # fixture (the .report.txt beside it), and what it prints live for the
 # crashed-and-restored recording.

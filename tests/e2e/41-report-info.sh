@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report's "show and exit" modes (-e, -f, -P, -E, --events, --stat,
 # --uname, --version, --cpus, --first-event, --last-event): byte for byte
 # what Debian's trace-cmd report 3.1.6 prints, run live, and the same exit

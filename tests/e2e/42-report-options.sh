@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report options, byte for byte against Debian's trace-cmd report 3.1.6
 # run live on the fixtures: several -i files (labels, interleaving, ties),
 # --ts-offset, --ts2secs, --cpu, -F/-v/-T, -I, -S, --event, -l,

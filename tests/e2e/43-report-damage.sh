@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report on damaged data: a chunk that does not decompress is named once
 # on stderr (file, buffer, CPU, offset), its pages are skipped, and every
 # other event still prints, in order; the exit status says something was

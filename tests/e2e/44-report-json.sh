@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report --json: on every fixture each line is one JSON object (python3's
 # json module reads them), one per event line of the text report with the
 # same options, and what each says (time, CPU, buffer, pid, comm, event,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report's worker threads (report/pipeline.c) change nothing: with no
 # worker or three, every fixture reports byte for byte the same, in
 # trace-cmd's text and in --json; so do -R, -l, -t, -N and two inputs.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report -R of kernel_stack events: libtraceevent prints the static array
 # caller[8] whole, whatever the record's size, so it reads past short
 # records.  report hands it the bytes that follow the record in its page

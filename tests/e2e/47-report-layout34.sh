@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report --layout 3.4: event lines as trace-cmd 3.3 and later print them
 # (latency flags after the CPU, "-0x.." flags with -R), byte for byte
 # against trace-cmd 3.4 (../shared/tools/tc34, Debian's own 3.4 packages

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # check-events: the formats of every fixture, deliberately broken formats
 # (in files whose framing stays valid), bad input files, then the live
 # tracefs of this machine, including finding or mounting it.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # split: every fixture cut by each unit, checked event by event.
 #  - tdat-events lists every event (buffer, CPU, timestamp, payload hash,
 #    missed-event markers) in report order.  Without -c the pieces' lists,

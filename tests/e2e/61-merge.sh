@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # merge: pieces of every fixture put back together (split's and
 # mkpieces'), instances recorded apart joined, duplicates dropped, every
 # conflict refused with nothing written, bad input, output options.

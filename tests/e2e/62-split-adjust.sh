@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # split on files whose options adjust the timestamps readers show: DATE
 # (microseconds), OFFSET (nanoseconds, also negative), TSC2NSEC
 # ((ts * mult) >> shift, whose rounding makes ties between CPUs).  START,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # merge's metadata: v7 sections that stay unchanged are copied as the
 # inputs stored them (not decompressed, not compressed again), sections
 # that change are joined; unknown sections of every input are kept

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # merge's fast path: a CPU stream lying wholly before the others is
 # copied as stored (raw pages as they are, compressed chunks not even
 # decompressed), and `merge -v` says so.  Its output is byte for byte

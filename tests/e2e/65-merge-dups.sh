@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # merge: inputs that overlap give each event once, whatever their page
 # boundaries and their order of events at one timestamp, while identical
 # events that one input holds at one timestamp are all kept.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # record: real recordings through this machine's tracefs.  Every version
 # and codec, an instance, filters, clock, CPU mask, size limit, a
 # command's exit status, SIGINT, SIGKILL then restore; Debian's trace-cmd

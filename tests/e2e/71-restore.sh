@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # restore: trace-cmd's crashed-recorder case, killed "record -o OUT"
 # directories (OUT.rec/), and salvage of truncated or corrupt trace.dat
 # files.  Debian's trace-cmd is the oracle: it must read every output,

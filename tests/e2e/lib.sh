@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # lib.sh - helpers for the end-to-end tests; source "$E2E/lib.sh".
 #
 # tests/e2e/run gives each script TDAT (the tdat binary), FIX (fixtures/),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_read.c - libFuzzer target for the reader (`make fuzz`).
  *

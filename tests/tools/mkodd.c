@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mkodd - make SYNTHETIC trace.dat files with the odd cases real
  * recordings here never have, from a real one: a CPU without data, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mkpieces - cut a trace.dat into pieces for the merge tests, with the
  * libfmt writer.  Every piece keeps the input's metadata, version and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mkrecdir - make what a recorder leaves on disk, from a real trace.dat,
  * for restore's tests (until and beside real recordings).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mkvariant - make SYNTHETIC trace.dat files from real ones, for formats
  * no machine here records: big-endian files and files from 32-bit

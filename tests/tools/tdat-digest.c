@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tdat-digest - print what a trace.dat holds, independent of its layout:
  * header fields, a hash of every metadata part, every user option, every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tdat-events - list every data event of a trace.dat, one line each, in
  * the order trace-cmd report shows them (timestamp, then buffer order,

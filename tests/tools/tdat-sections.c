@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tdat-sections - list the sections of a v7 trace.dat as they are stored:
  * one line each, in file order,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* main.c - CUnit runner for libfmt's unit tests. */
 #include <stdio.h>
 #include <stdlib.h>

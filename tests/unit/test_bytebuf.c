@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_bytebuf.c - the growable byte buffer (bytes.c): appends keep every
  * byte in order, reserve gives exactly what was asked, and a size that

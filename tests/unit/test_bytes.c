@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_bytes.c - byte order (endian.c), the bounded cursor (cursor.c)
  * and the one-line errors (error.c) that everything else builds on.

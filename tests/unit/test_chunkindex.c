@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_chunkindex.c - the chunk header walk (libfmt/chunkindex.c) and
  * the last timestamp read from a stream's end (libfmt/streamtail.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_codec.c - the codecs: round trips, what trace-cmd's frames look
  * like (FORMAT.md 6.4, 6.5), and rejection of corrupt or mis-sized data.

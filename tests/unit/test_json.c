@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_json.c - report --json's writer: string escaping, exact 64-bit
  * numbers, every kind of field, and whole events of real fixtures.

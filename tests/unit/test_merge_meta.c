@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_merge_meta.c - merge's metadata rules (convert/merge_meta.c) on
  * real fixtures and on copies changed in memory or written to disk:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_metabuild.c - metadata made in memory: libfmt/metabuild.h. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_options.c - decoded known options, on real files and made-up ones. */
 #include <stdlib.h>
 #include <string.h>

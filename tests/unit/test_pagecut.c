@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_pagecut.c - the page cutter (libfmt/pagecut.c) on real pages.
  *

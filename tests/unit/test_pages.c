@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_pages.c - page streams and the event walk (FORMAT.md section 7).
  *

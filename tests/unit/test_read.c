@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_read.c - tdat_open on every kind of fixture, and on broken files.
  *

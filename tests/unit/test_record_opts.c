@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_record_opts.c - record's command line (cmds/record.c). */
 #include <string.h>
 #include <CUnit/CUnit.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_recview.c - records libtraceevent cannot read past
  * (convert/report/recview.c), on a format with kernel_stack's layout: a

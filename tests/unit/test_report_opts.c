@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_report_opts.c - report's command line (cmds/report.c) read as
  * trace-cmd report 3.1.6 reads it (each case checked against it live).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_salvage.c - restore's strict page check (tdat_page_check), the
  * event-id table behind it, and the tolerant open of damaged files

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* test_tsadjust.c - the timestamps readers show: tdat_ts_adjust_init/apply. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_write.c - the writer: byte identity with trace-cmd's v6 files,
  * v6 -> v7 -> v6 round trips, chunking and threads, and synthetic files

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* units.h - one suite-registering function per tests/unit file. */
 #ifndef UNITS_H
 #define UNITS_H
