@@ -139,6 +139,8 @@ int cmd_convert(int argc, char **argv)
 		fprintf(stderr, "tdat convert: %s\n", err.msg);
 		return 1;
 	}
+	for (r = 0; tdat_note(in, r); r++)
+		warn_line(NULL, tdat_note(in, r));
 	if (check_chunk_size(in, a.opts.chunk_size)) {
 		tdat_close(in);
 		return 2;

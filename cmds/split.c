@@ -404,6 +404,8 @@ static struct tdat_file *open_input(const char *path, struct tdat_error *err)
 	struct tdat_file *f = tdat_open_flags(path, TDAT_OPEN_LAZY_META, err);
 	int m;
 
+	for (m = 0; f && tdat_note(f, m); m++)
+		fprintf(stderr, "tdat split: warning: %s\n", tdat_note(f, m));
 	for (m = 0; f && m < TDAT_META_COUNT; m++) {
 		if (tdat_meta_check(f, m, err)) {
 			tdat_close(f);

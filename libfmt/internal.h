@@ -30,7 +30,12 @@ struct tdat_priv {
 	int fd;			/* -1 for metadata made in memory */
 	uint8_t meta_present[TDAT_META_COUNT];
 	struct tdat_stored stored[TDAT_META_COUNT];
+	int nnotes;		/* what the reader worked around (tdat_note) */
+	char **notes;
 };
+
+/* read.c: add "FILE: offset OFF: what" to f's notes; -1 out of memory. */
+int file_note(struct tdat_file *f, uint64_t off, const char *what);
 
 /* read.c: a zeroed file with its private part (fd -1), or NULL. */
 struct tdat_file *file_alloc(void);

@@ -2,6 +2,7 @@
 /* read.c - opening a trace.dat: initial header, then the v6 or v7 walk. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -99,6 +100,38 @@ static int read_v6_flyrecord(struct tdat_file *f, struct tdat_buffer *b,
 	return v6clock_read(f, off + 10 + (uint64_t)f->cpu_count * 16, b, err);
 }
 
+static int v6_points_at_flyrecord(const struct tdat_file *f,
+				  const struct tdat_buffer *b)
+{
+	struct tdat_error ignored;
+	char kw[10];
+
+	return !fio_read_at(f, b->section_offset, kw, 10, "keyword",
+			    &ignored) && !memcmp(kw, "flyrecord", 10);
+}
+
+/*
+ * A BUFFER option that points at no "flyrecord" block: trace-cmd 3.4's
+ * split writes each instance's twice, first with offset 0.  trace-cmd
+ * warns and reads the other one; so do we, dropping buffer i.
+ */
+static int v6_skip_buffer(struct tdat_file *f, int i)
+{
+	struct tdat_buffer *b = &f->buffers[i];
+	char what[300];
+
+	snprintf(what, sizeof(what), "buffer \"%.200s\": its BUFFER option"
+		 " points at no \"flyrecord\" block: skipped", b->name);
+	if (file_note(f, b->section_offset, what))
+		return -1;
+	free(b->name);
+	free(b->clock);
+	free(b->cpus);
+	memmove(b, b + 1, (size_t)(f->nbuffers - i - 1) * sizeof(*b));
+	f->nbuffers--;
+	return 0;
+}
+
 static int read_v6_data(struct tdat_file *f, uint64_t pos,
 			struct tdat_error *err)
 {
@@ -139,6 +172,13 @@ static int read_v6_data(struct tdat_file *f, uint64_t pos,
 					 f->buffers[i].section_offset, "%d"
 					 " instance CPU tables cannot fit in"
 					 " the file", ninst);
+		if (!v6_points_at_flyrecord(f, &f->buffers[i])) {
+			if (v6_skip_buffer(f, i--))
+				return tdat_fail(err, f->path, pos,
+						 "out of memory");
+			ninst--;
+			continue;
+		}
 		if (read_v6_flyrecord(f, &f->buffers[i],
 				      f->buffers[i].section_offset, err))
 			return -1;
@@ -469,12 +509,43 @@ struct tdat_file *tdat_open_header(const char *path, struct tdat_error *err)
 	return open_file(path, 0, 0, err);
 }
 
+/* A hostile file may need thousands: past this many, one says so. */
+#define MAX_NOTES 16
+
+int file_note(struct tdat_file *f, uint64_t off, const char *what)
+{
+	struct tdat_priv *p = f->priv;
+	struct tdat_error e;
+	char **v;
+
+	if (p->nnotes > MAX_NOTES)
+		return 0;
+	if (p->nnotes == MAX_NOTES)
+		tdat_fail_nooff(&e, f->path, "more of the same left unsaid");
+	else
+		tdat_fail(&e, f->path, off, "%s", what);
+	v = realloc(p->notes, (size_t)(p->nnotes + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	p->notes = v;
+	v[p->nnotes] = strdup(e.msg);
+	return v[p->nnotes++] ? 0 : -1;
+}
+
+const char *tdat_note(const struct tdat_file *f, int i)
+{
+	return i >= 0 && i < f->priv->nnotes ? f->priv->notes[i] : NULL;
+}
+
 void tdat_close(struct tdat_file *f)
 {
 	int i;
 
 	if (!f)
 		return;
+	for (i = 0; i < f->priv->nnotes; i++)
+		free(f->priv->notes[i]);
+	free(f->priv->notes);
 	if (f->priv->fd >= 0)
 		close(f->priv->fd);
 	for (i = 0; i < TDAT_META_COUNT; i++) {

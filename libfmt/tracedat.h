@@ -208,6 +208,13 @@ struct tdat_file {
 
 /* ---- opening and inspecting files ------------------------------------ */
 
+/*
+ * What the reader noticed and worked around, one line each ("FILE:
+ * offset N: ..."), for the applet to show as warnings: note i, or NULL
+ * past the last.
+ */
+const char *tdat_note(const struct tdat_file *f, int i);
+
 /* Parse all metadata.  Returns NULL and fills err on failure. */
 struct tdat_file *tdat_open(const char *path, struct tdat_error *err);
 void tdat_close(struct tdat_file *f);

@@ -125,6 +125,8 @@ static int read_input(struct merge_ctx *m, int i, const char *path,
 	f = tdat_open_flags(path, TDAT_OPEN_LAZY_META, err);
 	if (!f)
 		return -1;
+	for (k = 0; tdat_note(f, k); k++)
+		merge_warn(m, "%s", tdat_note(f, k));
 	in->path = strdup(path);
 	in->file_size = f->file_size;
 	in->nbuffers = f->nbuffers;

@@ -141,6 +141,7 @@ static int open_one(struct input *in, const struct report_opts *ro, int k,
 		    char *err, size_t cap, int *status)
 {
 	struct tdat_error e;
+	int i;
 
 	in->path = ro->inputs[k].path;
 	*status = 1;
@@ -152,6 +153,8 @@ static int open_one(struct input *in, const struct report_opts *ro, int k,
 		snprintf(err, cap, "%s", e.msg);
 		return -1;
 	}
+	for (i = 0; tdat_note(in->f, i); i++)
+		fprintf(stderr, "tdat report: %s\n", tdat_note(in->f, i));
 	in->ids = recview_ids_new();
 	if (!in->ids) {
 		snprintf(err, cap, "%s: out of memory", in->path);
