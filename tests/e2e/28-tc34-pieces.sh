@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # trace-cmd 3.4's split of a v6 file with instances writes each instance's
 # BUFFER option twice, first with offset 0.  trace-cmd warns and reads the
 # other one; so does every applet here, with one warning line.  The pieces
