@@ -14,6 +14,7 @@
 #include <string.h>
 #include "cmds/cmds.h"
 #include "convert/report/report.h"
+#include "libfmt/tracedat.h"
 
 static const char usage[] =
 "usage: tdat report [OPTIONS] [-i FILE]...\n"
@@ -134,11 +135,15 @@ static int bad(char *err, size_t cap, const char *fmt, ...)
 
 static int bad(char *err, size_t cap, const char *fmt, ...)
 {
+	struct tdat_error e;
 	va_list ap;
 
+	/* through libfmt's constructor: an argument's control characters
+	 * must not break the one-line message */
 	va_start(ap, fmt);
-	vsnprintf(err, cap, fmt, ap);
+	tdat_verrorf(&e, fmt, ap);
 	va_end(ap);
+	snprintf(err, cap, "%s", e.msg);
 	return REPORT_ARGS_BAD;
 }
 

@@ -23,6 +23,9 @@ expect_exit 0 $TDAT report --layout 3.1 -i "$f"
 assert_same default.txt "$OUT"
 expect_exit 2 $TDAT report --layout 3.2 -i "$f"
 assert_lines 1 "$ERR"
+# an argument's control characters do not break the one-line message
+expect_exit 2 $TDAT report --layout $'3\n\033[1m4' -i "$f"
+assert_lines 1 "$ERR"
 
 step "3.4's lines, every fixture"
 for f in "$FIX"/*.dat "$FIX"/external/alexiusmd.dat; do

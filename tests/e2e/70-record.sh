@@ -97,6 +97,8 @@ for args in "" "-e" "-e sched --bogus" "-f x -e sched" "-e sched --file-version 
 	expect_exit 2 $TDAT record $args
 	assert_lines 1 "$ERR"
 done
+expect_exit 2 $TDAT record -B $'a\nb\033[1m'
+assert_lines 1 "$ERR"
 expect_exit 1 $TDAT record -q -e no_such_system_xyz -o bad.dat true
 assert_grep "no_such_system_xyz" "$ERR"
 assert_file_absent bad.dat
