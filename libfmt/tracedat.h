@@ -12,8 +12,8 @@
  * Engines that need more include the headers beside this one, one
  * concept each: metabuild.h (metadata made for a writer), stored.h
  * (lazy and stored metadata sections), pagecut.h (new pages from some
- * events of others), chunkindex.h (compressed streams chunk by chunk)
- * and salvage.h (damaged files).
+ * events of others), chunkindex.h (compressed streams chunk by chunk),
+ * salvage.h (damaged files) and bytes.h (a growable byte buffer).
  *
  * Errors are values: every function that can fail returns -1 (or NULL) and
  * fills a struct tdat_error with one line naming the file, the byte offset

@@ -15,7 +15,7 @@
  *   salvage.c -> restore_search.c, restore_copy.c -> restore_table.c
  *
  * and every file may use the page filter and restore_say
- * (restore_pages.c, salvage.h), which call none of them.
+ * (restore_pages.c, restore_internal.h), which call none of them.
  */
 #ifndef TDAT_SALVAGE_INTERNAL_H
 #define TDAT_SALVAGE_INTERNAL_H
