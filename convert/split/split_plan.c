@@ -510,6 +510,37 @@ static int fill_positions(struct tdat_file *in, const struct split_opts *o,
 	return 0;
 }
 
+/*
+ * Stream s's walker.  Without -c the walk is merged later: every stream
+ * keeps its span or chunk open.  With -c each is walked here, alone.
+ */
+static int walker_start(struct tdat_file *in, const struct split_opts *o,
+			const struct split_stream *s, struct walker *w,
+			struct walk_shared *sh, struct tdat_error *err)
+{
+	int r;
+
+	w->last = -1;
+	w->sh = sh;
+	w->page_size = in->buffers[s->in_buf].page_size;
+	if (!in->buffers[s->in_buf].cpus[s->idx].size) {
+		w->done = 1;
+		return 0;
+	}
+	w->in = in;
+	w->buf = s->in_buf;
+	w->idx = s->idx;
+	if (walk_open(w, err))
+		return -1;
+	if (!o->per_cpu)
+		return 0;
+	r = plan_stream(in, o, w, err);
+	tdat_cpu_close(w->r);
+	w->r = NULL;
+	tdat_bytes_free(&w->chunk);
+	return r;
+}
+
 int split_plan(struct tdat_file *in, const struct split_opts *o,
 	       struct split_plan *p, struct tdat_error *err)
 {
@@ -534,32 +565,9 @@ int split_plan(struct tdat_file *in, const struct split_opts *o,
 		goto out;
 	}
 	walker_order(p, ord);
-	for (i = 0; i < p->nstreams; i++) {
-		const struct split_stream *s = &p->streams[ord[i]];
-
-		w[i].last = -1;
-		w[i].sh = &sh;
-		w[i].page_size = in->buffers[s->in_buf].page_size;
-		if (!in->buffers[s->in_buf].cpus[s->idx].size) {
-			w[i].done = 1;
-			continue;
-		}
-		w[i].in = in;
-		w[i].buf = s->in_buf;
-		w[i].idx = s->idx;
-		if (walk_open(&w[i], err))
+	for (i = 0; i < p->nstreams; i++)
+		if (walker_start(in, o, &p->streams[ord[i]], &w[i], &sh, err))
 			goto out;
-		/* Without -c the walk is merged: every stream keeps its
-		 * span or chunk.  With -c one is walked at a time. */
-		if (o->per_cpu) {
-			r = plan_stream(in, o, &w[i], err);
-			tdat_cpu_close(w[i].r);
-			w[i].r = NULL;
-			tdat_bytes_free(&w[i].chunk);
-			if (r)
-				goto out;
-		}
-	}
 	if (!o->per_cpu && plan_timeline(in, o, w, p->nstreams, err))
 		goto out;
 	r = fill_positions(in, o, p, w, ord, err);
