@@ -96,11 +96,14 @@ static void load_event(struct stream *s, struct stream_cpu *c)
 	}
 }
 
-/* Heap order: earlier timestamp first, then earlier in scan order. */
+/* Heap order: CPUs not held first, then those held in the order they
+ * were; then earlier timestamp first, then earlier in scan order. */
 static int before(const struct stream *s, int a, int b)
 {
 	const struct stream_cpu *x = &s->cpus[a], *y = &s->cpus[b];
 
+	if (x->held != y->held)
+		return x->held < y->held;
 	return x->ts < y->ts || (x->ts == y->ts && a < b);
 }
 
@@ -236,6 +239,13 @@ void stream_advance(struct stream *s, struct stream_cpu *c)
 	/* Events of one CPU come in time order, mostly: both ways. */
 	sift_up(s, pos);
 	sift_down(s, c->heap_pos);
+}
+
+void stream_hold(struct stream *s, struct stream_cpu *c)
+{
+	c->held = ++s->nheld;
+	if (c->heap_pos >= 0)
+		sift_down(s, c->heap_pos);
 }
 
 int stream_first_ts(struct tdat_file *f, int buf, const struct ts_adjust *a,
