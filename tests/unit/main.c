@@ -54,6 +54,7 @@ int main(void)
 	suite_chunkindex();
 	suite_merge_meta();
 	suite_recview();
+	suite_funcgraph();
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

@@ -29,4 +29,5 @@ void suite_tsadjust(void);
 void suite_chunkindex(void);
 void suite_merge_meta(void);
 void suite_recview(void);
+void suite_funcgraph(void);
 #endif
