@@ -82,6 +82,11 @@ int stream_add_buffer(struct stream *s, struct tdat_file *f, int input,
 int stream_add_cpus(struct stream *s, struct tdat_file *f, int input,
 		    int buf, int (*want)(const void *ctx, int cpu),
 		    const void *ctx, struct tdat_error *err);
+/* The same with the others added too, hidden: read, never shown, and
+ * their damage not reported. */
+int stream_add_cpus_hidden(struct stream *s, struct tdat_file *f, int input,
+			   int buf, int (*want)(const void *ctx, int cpu),
+			   const void *ctx, struct tdat_error *err);
 /* The CPU holding the earliest event, or NULL at the end. */
 struct stream_cpu *stream_peek(struct stream *s);
 /* Move a CPU (any, not only the earliest) to its next event. */

@@ -38,23 +38,6 @@ static void align_ts(struct stream *s, struct input *in, int n)
 }
 
 /*
- * --cpu with function_graph events: trace-cmd decides a leaf by the
- * next event of any CPU (funcgraph.c), so every CPU is read and those
- * not asked for are hidden.
- */
-static int add_cpus_hidden(struct stream *s, struct input *in, int input,
-			   const struct cpu_set *cpus, struct tdat_error *err)
-{
-	int k, first = s->ncpus;
-
-	if (stream_add_buffer(s, in->f, input, 0, err))
-		return -1;
-	for (k = first; k < s->ncpus; k++)
-		s->cpus[k].hidden = !cpu_set_has(cpus, s->cpus[k].cpu);
-	return 0;
-}
-
-/*
  * Scan order (FORMAT.md 7.7): the top buffer of each input, then the
  * instances of each.  --cpu keeps the first input's top buffer only,
  * as trace-cmd 3.1.6 does.
@@ -68,11 +51,13 @@ static int add_buffers(struct stream *s, struct input *in, int n,
 	for (k = 0; k < n; k++) {
 		if (!tdat_top_buffer(in[k].f))
 			continue;
-		if (cpus && in[k].fg_on && add_cpus_hidden(s, &in[k], k, cpus,
-							   &err))
-			goto fail;
-		if (cpus && !in[k].fg_on &&
-		    stream_add_cpus(s, in[k].f, k, 0, cpu_set_has, cpus, &err))
+		/* With function_graph events, trace-cmd decides a leaf by
+		 * the next event of any CPU (funcgraph.c): all are read. */
+		if (cpus && (in[k].fg_on ?
+			     stream_add_cpus_hidden(s, in[k].f, k, 0,
+						    cpu_set_has, cpus, &err) :
+			     stream_add_cpus(s, in[k].f, k, 0, cpu_set_has,
+					     cpus, &err)))
 			goto fail;
 		if (cpus)
 			return 0;
