@@ -29,12 +29,14 @@
 #include "convert/report/report_internal.h"
 #include "convert/report/funcgraph.h"
 
+/* A field of 2 (common_type), 4 or 8 bytes; size 0 if there is none. */
 static struct fg_field field_of(struct tep_event *ev, const char *name)
 {
-	struct tep_format_field *f = tep_find_field(ev, name);
+	struct tep_format_field *f = tep_find_any_field(ev, name);
 	struct fg_field r = { 0, 0 };
 
-	if (f && f->offset >= 0 && (f->size == 4 || f->size == 8)) {
+	if (f && f->offset >= 0 &&
+	    (f->size == 2 || f->size == 4 || f->size == 8)) {
 		r.offset = f->offset;
 		r.size = f->size;
 	}
@@ -51,6 +53,7 @@ int fgraph_init(struct fgraph *g, struct tep_handle *tep, int big_endian)
 	ex = tep_find_event_by_name(tep, "ftrace", "funcgraph_exit");
 	if (!en || !ex)
 		return 0;
+	g->type = field_of(en, "common_type");
 	g->e_func = field_of(en, "func");
 	g->e_depth = field_of(en, "depth");
 	g->x_func = field_of(ex, "func");
@@ -58,8 +61,8 @@ int fgraph_init(struct fgraph *g, struct tep_handle *tep, int big_endian)
 	g->x_call = field_of(ex, "calltime");
 	g->x_ret = field_of(ex, "rettime");
 	/* Without these fields trace-cmd's text cannot be made. */
-	if (!g->e_func.size || !g->x_func.size || !g->x_call.size ||
-	    !g->x_ret.size)
+	if (g->type.size != 2 || !g->e_func.size || !g->x_func.size ||
+	    !g->x_call.size || !g->x_ret.size)
 		return 0;
 	g->entry_id = en->id;
 	g->exit_id = ex->id;

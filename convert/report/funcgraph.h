@@ -21,6 +21,7 @@ struct fg_field {
 /* One input's funcgraph events, learnt once from its formats. */
 struct fgraph {
 	int entry_id, exit_id;		/* -1: no such format */
+	struct fg_field type;		/* common_type, 2 bytes */
 	struct fg_field e_func, e_depth;
 	struct fg_field x_func, x_depth, x_call, x_ret;
 	int big_endian;
@@ -28,6 +29,19 @@ struct fgraph {
 
 /* 1 with g filled when tep has both funcgraph formats, else 0. */
 int fgraph_init(struct fgraph *g, struct tep_handle *tep, int big_endian);
+
+/* Whether a record is a funcgraph entry: every event of an input with
+ * funcgraph formats is asked, so this is all it costs them. */
+static inline int fgraph_is_entry(const struct fgraph *g, const void *data,
+				  uint32_t size)
+{
+	const uint8_t *p = (const uint8_t *)data + g->type.offset;
+
+	if ((uint32_t)g->type.offset + 2 > size)
+		return 0;
+	return (g->big_endian ? p[0] << 8 | p[1] : p[1] << 8 | p[0]) ==
+	       g->entry_id;
+}
 
 /* ---- the pure parts (unit-tested) ---- */
 

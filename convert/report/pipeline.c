@@ -186,7 +186,7 @@ static int fgraph_step(struct stream *s, struct stream_cpu *c,
 	const struct fgraph *g = v->fg;
 	uint64_t func;
 
-	if (!g || tep_data_type(v->tep, rec) != g->entry_id)
+	if (!g || !fgraph_is_entry(g, rec->data, (uint32_t)rec->size))
 		return 0;
 	if (cp->cap < v->readable) {
 		uint8_t *p = realloc(cp->p, v->readable);
