@@ -25,6 +25,8 @@ struct fgraph {
 	struct fg_field e_func, e_depth;
 	struct fg_field x_func, x_depth, x_call, x_ret;
 	int big_endian;
+	int same_cpu;	/* trace-cmd 3.3+ (--layout 3.4): a leaf's exit must
+			 * be on its entry's CPU */
 };
 
 /* 1 with g filled when tep has both funcgraph formats, else 0. */
