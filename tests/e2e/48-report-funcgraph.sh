@@ -11,7 +11,11 @@
 # built from the scripts below (CPU TS PID entry|exit|irq ...; see the
 # tool's header).  Each case is reported with many option sets, with
 # and without worker threads; so is kinmax.dat itself, a real recording
-# with function_graph events.
+# with function_graph events.  Cases: nesting, leaves, durations at
+# every mark and width, exits without entry, entries without exit,
+# what makes a leaf and what does not (pid, function, depth, an event of
+# another CPU in between), page boundaries, two pids, a leaf whose exit
+# is on another CPU, an instance, several inputs, --json.
 . "$E2E/lib.sh"
 
 command -v trace-cmd >/dev/null || skip "trace-cmd is not installed"
@@ -133,6 +137,22 @@ make_case moved <<'EOF'
 1 1000000700 35 irq 21 b
 0 1000000800 35 irq 12 a
 EOF
+# An instance (CPUs written iN): leaves are told within each buffer.
+make_case inst <<'EOF'
+0 1000000000 35 entry vfs_read 0
+i0 1000000050 36 irq 4 ttyS0
+0 1000000100 35 exit vfs_read 0 1000000000 1000000100
+i0 1000000200 36 entry kfree 0
+0 1000000250 35 irq 5 ttyS0
+i0 1000000300 36 exit kfree 0 1000000200 1000000300
+i1 1000000400 36 entry schedule 1
+i1 1000000450 36 exit schedule 1 1000000400 1000000450
+i0 1000000500 36 entry ktime_get 1
+i1 1000000550 36 exit ktime_get 1 1000000500 1000000550
+i0 1000000600 36 irq 7 x
+i1 1000000700 36 irq 8 y
+0 1000000650 35 irq 6 ttyS0
+EOF
 
 for c in nest durations odd cpus; do
 	for w in 32 64; do
@@ -159,7 +179,9 @@ step "a leaf across CPUs"
 for w in 32 64; do
 	for o in "" -t -l --ts-diff; do
 		same $o -i moved-$w.dat
+		same $o -i inst-$w.dat
 	done
+	same -N -i inst-$w.dat
 done
 
 step "kinmax.dat, a real 32-bit recording"

@@ -20,6 +20,8 @@
  *   CPU TS PID exit  FUNC DEPTH CALLTIME RETTIME [OVERRUN]
  *   CPU TS PID irq   IRQ NAME
  *   CPU page
+ * A CPU written iN (i0, i1...) is CPU N of an instance named "inst1"
+ * (then written after the top buffer, with as many CPUs).
  * TS, CALLTIME and RETTIME are raw clock values in decimal (nanoseconds
  * for the usual clocks); FUNC is a kallsyms name of IN, a name plus an
  * offset (name+0x10), or a hex address (0xc1000000).  Each CPU's lines
@@ -62,8 +64,9 @@ struct maker {
 	struct tep_event *entry, *exit, *irq;
 	const char *ksyms;
 	size_t ksyms_len;
-	struct out_cpu cpu[MAX_CPUS];
+	struct out_cpu cpu[2 * MAX_CPUS];	/* top buffer's, instance's */
 	int ncpus;		/* highest CPU used + 1 */
+	int inst;		/* the instance is used */
 };
 
 static void die(const char *fmt, const char *arg)
@@ -328,9 +331,15 @@ static void run_script(struct maker *m, const char *path)
 		page = nw == 2 && !strcmp(w[1], "page");
 		if (nw < 4 && !page)
 			die("short script line: %s", w[0]);
-		cpu = atoi(w[0]);
+		cpu = atoi(w[0] + (w[0][0] == 'i'));
 		if (cpu < 0 || cpu >= MAX_CPUS)
 			die("bad CPU %s", w[0]);
+		if (cpu + 1 > m->ncpus)
+			m->ncpus = cpu + 1;
+		if (w[0][0] == 'i') {
+			m->inst = 1;
+			cpu += MAX_CPUS;
+		}
 		if (page) {
 			m->cpu[cpu].full = 1;
 			continue;
@@ -338,8 +347,6 @@ static void run_script(struct maker *m, const char *path)
 		size = make_payload(m, w, nw, atoi(w[2]), payload,
 				    sizeof(payload));
 		add_event(m, cpu, strtoull(w[1], NULL, 10), payload, size);
-		if (cpu + 1 > m->ncpus)
-			m->ncpus = cpu + 1;
 	}
 	fclose(fp);
 }
@@ -377,10 +384,22 @@ static void add_comms(struct tdat_file *out, char **comms, int n)
 	tdat_meta_set(out, TDAT_META_CMDLINES, &b);
 }
 
+static void put_cpu(struct maker *m, struct tdat_writer *w, int buf, int i)
+{
+	struct out_cpu *c = &m->cpu[buf * MAX_CPUS + i];
+	struct tdat_error err;
+
+	if (tdat_writer_begin_cpu(w, buf, i, &err) ||
+	    (c->npages && tdat_writer_put_pages(w, c->pages,
+			c->npages * m->f->page_size, &err)) ||
+	    tdat_writer_end_cpu(w, &err))
+		die("%s", err.msg);
+}
+
 static void write_out(struct maker *m, const char *path)
 {
 	struct tdat_file out = *m->f;
-	struct tdat_buffer top = m->f->buffers[0];
+	struct tdat_buffer bufs[2];
 	struct tdat_cpu cpus[MAX_CPUS];
 	struct tdat_write_opts wo;
 	struct tdat_writer *w;
@@ -391,10 +410,13 @@ static void write_out(struct maker *m, const char *path)
 	memset(cpus, 0, sizeof(cpus));
 	for (i = 0; i < n; i++)
 		cpus[i].cpu = i;
-	top.ncpus = n;
-	top.cpus = cpus;
-	out.buffers = &top;
-	out.nbuffers = 1;
+	bufs[0] = m->f->buffers[0];
+	bufs[0].ncpus = n;
+	bufs[0].cpus = cpus;
+	bufs[1] = bufs[0];
+	bufs[1].name = "inst1";
+	out.buffers = bufs;
+	out.nbuffers = 1 + m->inst;
 	out.cpu_count = (uint32_t)n;
 	memset(&wo, 0, sizeof(wo));
 	wo.version = m->f->version;
@@ -403,15 +425,8 @@ static void write_out(struct maker *m, const char *path)
 	w = tdat_writer_open(path, &out, &wo, &err);
 	if (!w)
 		die("%s", err.msg);
-	for (i = 0; i < n; i++) {
-		struct out_cpu *c = &m->cpu[i];
-
-		if (tdat_writer_begin_cpu(w, 0, i, &err) ||
-		    (c->npages && tdat_writer_put_pages(w, c->pages,
-				c->npages * m->f->page_size, &err)) ||
-		    tdat_writer_end_cpu(w, &err))
-			die("%s", err.msg);
-	}
+	for (i = 0; i < n * out.nbuffers; i++)
+		put_cpu(m, w, i / n, i % n);
 	if (tdat_writer_close(w, &err))
 		die("%s", err.msg);
 }
@@ -441,7 +456,7 @@ int main(int argc, char **argv)
 	write_out(&m, argv[i + 2]);
 	tep_free(m.tep);
 	tdat_close(m.f);
-	for (i = 0; i < MAX_CPUS; i++)
+	for (i = 0; i < 2 * MAX_CPUS; i++)
 		free(m.cpu[i].pages);
 	return 0;
 }
