@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * funcgraph.c - function_graph events as trace-cmd report prints them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * funcgraph.h - ftrace's function_graph events (funcgraph_entry and
  * funcgraph_exit) printed as trace-cmd report prints them, not by their

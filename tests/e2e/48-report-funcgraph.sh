@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # report of function_graph events (ftrace:funcgraph_entry/exit), byte
 # for byte against Debian's trace-cmd report 3.1.6, which prints them
 # itself: a call tree, leaf calls on one line, durations with overhead

@@ -1,19 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mkfgraph - make SYNTHETIC trace.dat files holding function_graph
  * events (ftrace:funcgraph_entry / funcgraph_exit) and irq_handler_entry
  * events laid out by a script, so that report's formatting of them can
  * be compared with trace-cmd's on cases real recordings may lack.
  *
- * usage: mkfgraph [--comm PID=NAME]... IN SCRIPT OUT
+ * usage: mkfgraph IN SCRIPT OUT
  *
  * IN is a real trace.dat whose formats include ftrace's funcgraph_entry
  * and funcgraph_exit and irq:irq_handler_entry (kinmax.dat for a 32-bit
  * kernel, v6-sched-irq.dat for a 64-bit one).  OUT gets IN's metadata
  * (header, formats, kallsyms, printk, cmdlines, options) unchanged except
- * the CPU count (IN's, or more if the script uses more CPUs) and, with
- * --comm, "PID NAME" lines appended to the saved cmdlines.  Only the top
- * buffer is written, in IN's version (v7: IN's codec), by libfmt's
- * writer; its pages are made here from SCRIPT.
+ * the CPU count (IN's, or more if the script uses more CPUs).  Only the
+ * top buffer (and an instance, see below) is written, in IN's version
+ * (v7: IN's codec), by libfmt's writer; its pages are made here from
+ * SCRIPT.
  *
  * SCRIPT is a text file, one event a line ('#' starts a comment):
  *   CPU TS PID entry FUNC DEPTH
@@ -46,7 +47,6 @@
 #include "libfmt/tracedat.h"
 
 #define MAX_CPUS 16
-#define MAX_COMMS 16
 #define DELTA_BITS 27
 
 struct out_cpu {
@@ -351,39 +351,6 @@ static void run_script(struct maker *m, const char *path)
 	fclose(fp);
 }
 
-/* Saved cmdlines plus "PID NAME" lines (u64 size + text). */
-static void add_comms(struct tdat_file *out, char **comms, int n)
-{
-	struct tdat_error err;
-	struct tdat_blob b;
-	const char *text;
-	size_t len, extra = 0, at;
-	int i;
-
-	if (!n)
-		return;
-	if (tdat_meta_text(out, TDAT_META_CMDLINES, &text, &len, &err))
-		die("%s", err.msg);
-	for (i = 0; i < n; i++)
-		extra += strlen(comms[i]) + 1;
-	b.len = 8 + len + extra;
-	b.data = malloc(b.len);
-	if (!b.data)
-		die("%s", "out of memory");
-	memcpy(b.data + 8, text, len);
-	for (i = 0, at = 8 + len; i < n; i++) {
-		char *eq = strchr(comms[i], '=');
-
-		if (!eq)
-			die("--comm wants PID=NAME, not %s", comms[i]);
-		*eq = ' ';
-		at += (size_t)sprintf((char *)b.data + at, "%s\n", comms[i]);
-	}
-	b.len = at;
-	tdat_put64(out, b.data, (uint64_t)(at - 8));
-	tdat_meta_set(out, TDAT_META_CMDLINES, &b);
-}
-
 static void put_cpu(struct maker *m, struct tdat_writer *w, int buf, int i)
 {
 	struct out_cpu *c = &m->cpu[buf * MAX_CPUS + i];
@@ -435,15 +402,11 @@ int main(int argc, char **argv)
 {
 	struct maker m;
 	struct tdat_error err;
-	char *comms[MAX_COMMS];
-	int i = 1, ncomms = 0;
+	int i = 1;
 
 	memset(&m, 0, sizeof(m));
-	for (; i + 1 < argc && !strcmp(argv[i], "--comm"); i += 2)
-		if (ncomms < MAX_COMMS)
-			comms[ncomms++] = argv[i + 1];
-	if (argc - i != 3)
-		die("%s", "usage: mkfgraph [--comm PID=NAME]... IN SCRIPT OUT");
+	if (argc != 4)
+		die("%s", "usage: mkfgraph IN SCRIPT OUT");
 	m.f = tdat_open(argv[i], &err);
 	if (!m.f)
 		die("%s", err.msg);
@@ -452,7 +415,6 @@ int main(int argc, char **argv)
 		die("%s: no top buffer of pages", argv[i]);
 	load_formats(&m);
 	run_script(&m, argv[i + 1]);
-	add_comms(m.f, comms, ncomms);
 	write_out(&m, argv[i + 2]);
 	tep_free(m.tep);
 	tdat_close(m.f);

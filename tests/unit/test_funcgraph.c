@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_funcgraph.c - the pure parts of report's function_graph text
  * (convert/report/funcgraph.c): overhead marks, durations, indentation,
