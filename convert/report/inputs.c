@@ -161,6 +161,10 @@ static int open_one(struct input *in, const struct report_opts *ro, int k,
 		return -1;
 	}
 	in->time_is_ns = input_time_is_ns(ro, in->f, &in->has_clock);
+	/* trace-cmd's own text for them goes with the plugins. */
+	in->fg_on = !ro->no_plugins && !ro->raw && !ro->json &&
+		    fgraph_init(&in->fg, in->tep, in->f->big_endian);
+	in->fg.same_cpu = ro->layout34;
 	*status = 2;
 	if (event_filter_init(&in->filter, ro, k, in->tep, err, cap))
 		return -1;

@@ -10,6 +10,7 @@
 #include "convert/report/report_internal.h"
 #include "convert/report/filter.h"
 #include "convert/report/recview.h"
+#include "convert/report/funcgraph.h"
 
 struct input {
 	const char *path;
@@ -23,6 +24,9 @@ struct input {
 	int has_clock;		/* a TRACECLOCK option names the clock */
 	char *cpus_label;	/* before "cpus=N" ("" with one input) */
 	char **labels;		/* per buffer: line prefix, or NULL */
+	struct fgraph fg;	/* its function_graph events */
+	int fg_on;		/* printed as trace-cmd does (not -N, -R,
+				 * --json) */
 };
 
 /*

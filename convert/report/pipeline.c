@@ -38,6 +38,8 @@ struct entry {
 	uint32_t comm;		/* NUL-terminated, in the arena */
 	uint32_t text, text_len;/* the line, when made */
 	int made;
+	int fg_leaf;		/* event_view's, for funcgraph entries */
+	uint64_t fg_ns;
 	int pid, cpu, input, buf;
 };
 
@@ -104,6 +106,9 @@ static void fill_view(struct event_view *v, struct tep_record *rec,
 	v->label = i->labels[buf];
 	v->path = i->path;
 	v->buffer = i->f->buffers[buf].name;
+	v->fg = i->fg_on ? &i->fg : NULL;
+	v->fg_leaf = 0;
+	v->fg_ns = 0;
 }
 
 /* rec for c's event; the bytes libtraceevent may read, 0 without
@@ -153,7 +158,7 @@ static struct stream_cpu *next_kept(struct stream *s, struct input *in,
 			v->readable = 0;
 			return NULL;
 		}
-		if (keep(i, rec)) {
+		if (!c->hidden && keep(i, rec)) {
 			fill_view(v, rec, i, c->buf);
 			v->readable = readable;
 			set_task(v, i->tep);
@@ -162,6 +167,42 @@ static struct stream_cpu *next_kept(struct stream *s, struct input *in,
 		stream_advance(s, c);
 	}
 	return NULL;
+}
+
+/* A copy of an event's bytes, for when its CPU moves on first. */
+struct copy {
+	uint8_t *p;
+	size_t cap;
+};
+
+/*
+ * A function_graph entry is a leaf or not by the event that follows it
+ * (funcgraph.c), which moves its CPU on: rec is first pointed at a copy.
+ * 1 when c was moved, -1 out of memory.
+ */
+static int fgraph_step(struct stream *s, struct stream_cpu *c,
+		       struct input *i, struct tep_record *rec,
+		       struct event_view *v, struct copy *cp)
+{
+	const struct fgraph *g = v->fg;
+	uint64_t func;
+
+	if (!g || !fgraph_is_entry(g, rec->data, (uint32_t)rec->size))
+		return 0;
+	if (cp->cap < v->readable) {
+		uint8_t *p = realloc(cp->p, v->readable);
+
+		if (!p)
+			return -1;
+		cp->p = p;
+		cp->cap = v->readable;
+	}
+	memcpy(cp->p, rec->data, v->readable);
+	rec->data = cp->p;
+	func = fgraph_get(g, &g->e_func, rec->data, (uint32_t)rec->size);
+	v->fg_leaf = fgraph_take_leaf(s, c, i->tep, g, v->pid, func,
+				      &v->fg_ns);
+	return 1;
 }
 
 static void out_of_memory(struct outbuf *o)
@@ -177,16 +218,23 @@ static void print_serial(struct printer *p, struct stream *s,
 	struct event_view v;
 	struct tep_record rec;
 	struct stream_cpu *c;
+	struct copy cp = { NULL, 0 };
+	int moved = 0;
 
 	memset(&rec, 0, sizeof(rec));
 	memset(&v, 0, sizeof(v));
 	while ((c = next_kept(s, in, &rec, &v))) {
+		moved = fgraph_step(s, c, &in[c->input], &rec, &v, &cp);
+		if (moved < 0)
+			break;
 		p->line(p, &v);
-		stream_advance(s, c);
+		if (!moved)
+			stream_advance(s, c);
 		if (p->o->error)
 			break;
 	}
-	if (!v.readable)
+	free(cp.p);
+	if (!v.readable || moved < 0)
 		out_of_memory(p->o);
 }
 
@@ -220,6 +268,8 @@ static void format_batch(struct worker *w, struct batch *b)
 		v.tep = w->tep[e->input];
 		v.pid = e->pid;
 		v.comm = (const char *)b->arena.data + e->comm;
+		v.fg_leaf = e->fg_leaf;
+		v.fg_ns = e->fg_ns;
 		w->p.line(&w->p, &v);
 	}
 }
@@ -419,6 +469,8 @@ static int add_event(struct reader *r, struct tep_record *rec,
 	e->buf = buf;
 	e->size = (uint32_t)rec->size;
 	e->readable = v->readable;
+	e->fg_leaf = v->fg_leaf;
+	e->fg_ns = v->fg_ns;
 	e->made = reader_made(r, input, v->tep, rec);
 	if (e->made) {
 		tdat_bytes_reset(&r->scratch.b);
@@ -441,16 +493,21 @@ static void read_all(struct reader *r, struct stream *s, struct input *in)
 	struct event_view v;
 	struct tep_record rec;
 	struct stream_cpu *c;
+	struct copy cp = { NULL, 0 };
+	int moved;
 
 	memset(&rec, 0, sizeof(rec));
 	memset(&v, 0, sizeof(v));
 	while ((c = next_kept(s, in, &rec, &v))) {
-		if (add_event(r, &rec, &v, c->input, c->buf))
+		moved = fgraph_step(s, c, &in[c->input], &rec, &v, &cp);
+		if (moved < 0 || add_event(r, &rec, &v, c->input, c->buf))
 			out_of_memory(r->o);
-		stream_advance(s, c);
+		if (!moved)
+			stream_advance(s, c);
 		if (r->o->error)
 			break;
 	}
+	free(cp.p);
 	if (!v.readable)
 		out_of_memory(r->o);
 	if (r->b && r->b->n)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "convert/report/report_internal.h"
 #include "convert/report/print.h"
+#include "convert/report/funcgraph.h"
 
 /* Clocks trace-cmd shows as seconds.microseconds (FORMAT.md 9.1). */
 int clock_is_time(const char *clock)
@@ -257,6 +258,10 @@ void print_text_line(struct printer *p, const struct event_view *e)
 	nlen = strlen(ev->name);
 	if (nlen < 20)
 		outbuf_pad(o, 20 - nlen);
-	put_info(p, e, ev);
+	if (e->fg && (ev->id == e->fg->entry_id || ev->id == e->fg->exit_id))
+		fgraph_put_info(o, e->tep, e->fg, e->rec, e->fg_leaf,
+				e->fg_ns);
+	else
+		put_info(p, e, ev);
 	outbuf_putc(o, '\n');
 }

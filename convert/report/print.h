@@ -8,6 +8,8 @@
 #include <event-parse.h>
 #include "libfmt/bytes.h"
 
+struct fgraph;
+
 /* Output through one large buffer: few write() calls for big reports.
  * With fp NULL the buffer grows and is never written. */
 struct outbuf {
@@ -41,6 +43,10 @@ struct event_view {
 	int pid;		/* common_pid */
 	const char *comm;	/* its command name, looked up in stream
 				 * order: use it, not tep's (see pipeline.c) */
+	const struct fgraph *fg;/* function_graph events as trace-cmd
+				 * prints them, or NULL (funcgraph.h) */
+	int fg_leaf;		/* a funcgraph entry is a leaf: */
+	uint64_t fg_ns;		/* of this duration */
 };
 
 struct print_opts {

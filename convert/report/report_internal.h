@@ -53,6 +53,8 @@ struct stream_cpu {
 	int64_t missed;		/* to report before ev: -1 unknown, 0 none */
 	uint64_t ts;		/* adjusted timestamp of ev */
 	int heap_pos;		/* index in stream.heap, -1 when not in it */
+	uint64_t held;		/* 0, or its rank among held CPUs (stream_hold) */
+	int hidden;		/* read but not shown (--cpu, see run.c) */
 	struct recview_pad pad;	/* ev's padded copy (recview.h) */
 };
 
@@ -60,6 +62,7 @@ struct stream_cpu {
  * The CPUs in scan order (the order they were added), and a binary heap
  * of those that hold an event, ordered by (ts, scan order): the earliest
  * event comes first and ties go to the CPU added first, as in trace-cmd.
+ * Held CPUs (stream_hold) come after all others.
  */
 struct stream {
 	struct stream_cpu *cpus;
@@ -68,6 +71,7 @@ struct stream {
 	int nheap;
 	struct ts_adjust adjust[64];	/* per input */
 	int skipped;		/* pages or chunks that could not be read */
+	uint64_t nheld;		/* CPUs held so far */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
 };
@@ -79,10 +83,19 @@ int stream_add_buffer(struct stream *s, struct tdat_file *f, int input,
 int stream_add_cpus(struct stream *s, struct tdat_file *f, int input,
 		    int buf, int (*want)(const void *ctx, int cpu),
 		    const void *ctx, struct tdat_error *err);
+/* The same with the others added too, hidden: read, never shown, and
+ * their damage not reported. */
+int stream_add_cpus_hidden(struct stream *s, struct tdat_file *f, int input,
+			   int buf, int (*want)(const void *ctx, int cpu),
+			   const void *ctx, struct tdat_error *err);
 /* The CPU holding the earliest event, or NULL at the end. */
 struct stream_cpu *stream_peek(struct stream *s);
 /* Move a CPU (any, not only the earliest) to its next event. */
 void stream_advance(struct stream *s, struct stream_cpu *c);
+/* Put c's events after every CPU's not held, and after those held
+ * before it (what trace-cmd does to the CPU of a leaf's exit taken on
+ * another CPU than its entry's: funcgraph.c). */
+void stream_hold(struct stream *s, struct stream_cpu *c);
 /* 1 with the earliest adjusted timestamp of buffer buf of f, 0 if the
  * buffer holds no event (--align-ts). */
 int stream_first_ts(struct tdat_file *f, int buf, const struct ts_adjust *a,

@@ -52,8 +52,13 @@ static int add_buffers(struct stream *s, struct input *in, int n,
 	for (k = 0; k < n; k++) {
 		if (!tdat_top_buffer(in[k].f))
 			continue;
-		if (cpus && stream_add_cpus(s, in[k].f, k, 0, cpu_set_has,
-					    cpus, &err))
+		/* With function_graph events, trace-cmd decides a leaf by
+		 * the next event of any CPU (funcgraph.c): all are read. */
+		if (cpus && (in[k].fg_on ?
+			     stream_add_cpus_hidden(s, in[k].f, k, 0,
+						    cpu_set_has, cpus, &err) :
+			     stream_add_cpus(s, in[k].f, k, 0, cpu_set_has,
+					     cpus, &err)))
 			goto fail;
 		if (cpus)
 			return 0;

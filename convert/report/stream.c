@@ -25,8 +25,13 @@ uint64_t ts_apply(const struct ts_adjust *a, uint64_t ts)
 	return tdat_ts_apply(&t, ts);
 }
 
-static void warn(struct stream *s, const char *msg)
+/* Damage of a hidden CPU (--cpu, run.c) is not reported: the CPU is
+ * only read so that leaves can be told, and it just ends there. */
+static void warn(struct stream *s, const struct stream_cpu *c,
+		 const char *msg)
 {
+	if (c && c->hidden)
+		return;
 	s->skipped++;
 	if (s->warn)
 		s->warn(s->warn_ctx, msg);
@@ -44,7 +49,7 @@ static int next_page(struct stream *s, struct stream_cpu *c)
 		if (got < 0) {
 			/* Said once; the reader goes on past a bad chunk
 			 * and ends the stream when nothing else is left. */
-			warn(s, err.msg);
+			warn(s, c, err.msg);
 			continue;
 		}
 		if (got == 0)
@@ -56,7 +61,7 @@ static int next_page(struct stream *s, struct stream_cpu *c)
 		tdat_fail(&err, c->f->path, c->page_offset, "buffer \"%s\""
 			  " CPU %d: page commit size exceeds the page; page"
 			  " skipped", c->f->buffers[c->buf].name, c->cpu);
-		warn(s, err.msg);
+		warn(s, c, err.msg);
 	}
 }
 
@@ -86,18 +91,21 @@ static void load_event(struct stream *s, struct stream_cpu *c)
 				  " offset %u; rest of page skipped",
 				  c->f->buffers[c->buf].name, c->cpu,
 				  c->it.pos);
-			warn(s, e.msg);
+			warn(s, c, e.msg);
 		}
 		c->in_page = 0;
 		c->missed = 0;
 	}
 }
 
-/* Heap order: earlier timestamp first, then earlier in scan order. */
+/* Heap order: CPUs not held first, then those held in the order they
+ * were; then earlier timestamp first, then earlier in scan order. */
 static int before(const struct stream *s, int a, int b)
 {
 	const struct stream_cpu *x = &s->cpus[a], *y = &s->cpus[b];
 
+	if (x->held != y->held)
+		return x->held < y->held;
 	return x->ts < y->ts || (x->ts == y->ts && a < b);
 }
 
@@ -167,9 +175,9 @@ static int grow(struct stream *s, struct tdat_file *f, int more,
 	return 0;
 }
 
-int stream_add_cpus(struct stream *s, struct tdat_file *f, int input,
+static int add_cpus(struct stream *s, struct tdat_file *f, int input,
 		    int buf, int (*want)(const void *ctx, int cpu),
-		    const void *ctx, struct tdat_error *err)
+		    const void *ctx, int hide, struct tdat_error *err)
 {
 	const struct tdat_buffer *b = &f->buffers[buf];
 	int i;
@@ -189,11 +197,12 @@ int stream_add_cpus(struct stream *s, struct tdat_file *f, int input,
 		c->cpu = b->cpus[i].cpu;
 		c->page_size = b->page_size;
 		c->heap_pos = -1;
-		if (b->cpus[i].size == 0 || (want && !want(ctx, c->cpu)))
+		c->hidden = want && !want(ctx, c->cpu);
+		if (b->cpus[i].size == 0 || (c->hidden && !hide))
 			continue;
 		c->r = tdat_cpu_open(f, buf, i, err);
 		if (!c->r) {
-			warn(s, err->msg);
+			warn(s, c, err->msg);
 			continue;
 		}
 		s->ncpus++;
@@ -204,6 +213,20 @@ int stream_add_cpus(struct stream *s, struct tdat_file *f, int input,
 		}
 	}
 	return 0;
+}
+
+int stream_add_cpus(struct stream *s, struct tdat_file *f, int input,
+		    int buf, int (*want)(const void *ctx, int cpu),
+		    const void *ctx, struct tdat_error *err)
+{
+	return add_cpus(s, f, input, buf, want, ctx, 0, err);
+}
+
+int stream_add_cpus_hidden(struct stream *s, struct tdat_file *f, int input,
+			   int buf, int (*want)(const void *ctx, int cpu),
+			   const void *ctx, struct tdat_error *err)
+{
+	return add_cpus(s, f, input, buf, want, ctx, 1, err);
 }
 
 int stream_add_buffer(struct stream *s, struct tdat_file *f, int input,
@@ -232,6 +255,13 @@ void stream_advance(struct stream *s, struct stream_cpu *c)
 	/* Events of one CPU come in time order, mostly: both ways. */
 	sift_up(s, pos);
 	sift_down(s, c->heap_pos);
+}
+
+void stream_hold(struct stream *s, struct stream_cpu *c)
+{
+	c->held = ++s->nheld;
+	if (c->heap_pos >= 0)
+		sift_down(s, c->heap_pos);
 }
 
 int stream_first_ts(struct tdat_file *f, int buf, const struct ts_adjust *a,

@@ -14,6 +14,9 @@
  *                        (v7 output only: v6 needs dense ids)
  *   --drop-option ID     leave out every option with this id
  *   --add-option ID TEXT append an option: TEXT and its NUL
+ *   --add-option-file ID PATH  append an option holding PATH's bytes
+ *                        (binary options such as TIME_SHIFT, made by the
+ *                        test that asks)
  *   --add-tsc2nsec MULT SHIFT  append a TSC2NSEC option (u32 mult,
  *                        u32 shift, u64 offset 0) in the file's byte order
  *   --clone-cpus N       top buffer gets N CPUs, ids 0..N-1, CPU i a copy
@@ -38,6 +41,7 @@ struct edits {
 	int ndrop, drop[MAX_EDITS];
 	int nadd, add_id[MAX_EDITS];
 	const char *add_text[MAX_EDITS];
+	int add_file[MAX_EDITS];	/* add_text names a file of bytes */
 	int clone;		/* top buffer CPUs, 0: as the input */
 	int tsc2nsec;		/* add a TSC2NSEC option */
 	uint32_t mult, shift;
@@ -99,6 +103,27 @@ static void edit_cpus(const struct tdat_file *in, struct tdat_buffer *b,
 	}
 }
 
+/* Added option i: a text and its NUL, or a file's bytes. */
+static void add_one(struct tdat_file *out, const struct edits *e, int i)
+{
+	char buf[65536];
+	size_t n;
+	FILE *fp;
+
+	if (!e->add_file[i]) {
+		add_option(out, (uint16_t)e->add_id[i],
+			   (uint32_t)strlen(e->add_text[i]) + 1,
+			   e->add_text[i]);
+		return;
+	}
+	fp = fopen(e->add_text[i], "rb");
+	if (!fp)
+		die("%s: cannot open", e->add_text[i]);
+	n = fread(buf, 1, sizeof(buf), fp);
+	fclose(fp);
+	add_option(out, (uint16_t)e->add_id[i], (uint32_t)n, buf);
+}
+
 /* The output's metadata: in's, with options and buffer 0's CPUs edited. */
 static struct tdat_file *edit_meta(const struct edits *e,
 				   const struct tdat_file *in)
@@ -117,9 +142,7 @@ static struct tdat_file *edit_meta(const struct edits *e,
 	}
 	out->noptions = n;
 	for (i = 0; i < e->nadd; i++)
-		add_option(out, (uint16_t)e->add_id[i],
-			   (uint32_t)strlen(e->add_text[i]) + 1,
-			   e->add_text[i]);
+		add_one(out, e, i);
 	if (e->tsc2nsec)
 		add_option(out, TDAT_OPT_TSC2NSEC, sizeof(e->tsc), e->tsc);
 	if (e->clone > 0) {
@@ -205,8 +228,10 @@ static void parse_args(struct edits *e, int argc, char **argv, int *i)
 		} else if (!strcmp(a, "--drop-option") &&
 			   e->ndrop < MAX_EDITS)
 			e->drop[e->ndrop++] = atoi(v);
-		else if (!strcmp(a, "--add-option") && e->nadd < MAX_EDITS &&
-			 *i + 2 < argc - 2) {
+		else if ((!strcmp(a, "--add-option") ||
+			  !strcmp(a, "--add-option-file")) &&
+			 e->nadd < MAX_EDITS && *i + 2 < argc - 2) {
+			e->add_file[e->nadd] = !strcmp(a, "--add-option-file");
 			e->add_id[e->nadd] = atoi(v);
 			e->add_text[e->nadd++] = argv[*i + 2];
 			(*i)++;

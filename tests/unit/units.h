@@ -32,4 +32,5 @@ void suite_chunkindex(void);
 void suite_merge_meta(void);
 void suite_recview(void);
 void suite_metabuild(void);
+void suite_funcgraph(void);
 #endif
