@@ -30,9 +30,18 @@ struct tdat_priv {
 	int fd;			/* -1 for metadata made in memory */
 	uint8_t meta_present[TDAT_META_COUNT];
 	struct tdat_stored stored[TDAT_META_COUNT];
+	struct tdat_time_shift *guest;	/* TIME_SHIFT, parsed (timeshift.c) */
 	int nnotes;		/* what the reader worked around (tdat_note) */
 	char **notes;
 };
+
+/* timeshift.c: option o (TIME_SHIFT) of f, or NULL if malformed. */
+struct tdat_time_shift *timeshift_parse(const struct tdat_file *f,
+					const struct tdat_option *o);
+/* ts of guest CPU cpu on the host's clock (NULL t: ts as it is). */
+uint64_t timeshift_apply(const struct tdat_time_shift *t, int cpu,
+			 uint64_t ts);
+void timeshift_free(struct tdat_time_shift *t);
 
 /* read.c: add "FILE: offset OFF: what" to f's notes; -1 out of memory. */
 int file_note(struct tdat_file *f, uint64_t off, const char *what);

@@ -462,6 +462,23 @@ struct tdat_file *file_alloc(void)
 }
 
 /* Open path and parse its initial header, then (all != 0) the rest. */
+/* A guest's TIME_SHIFT, kept parsed; a malformed one moves nothing and
+ * says so in a note. */
+static int read_time_shift(struct tdat_file *f, struct tdat_error *err)
+{
+	const struct tdat_option *o = tdat_find_option(f, TDAT_OPT_TIME_SHIFT);
+
+	if (!o)
+		return 0;
+	f->priv->guest = timeshift_parse(f, o);
+	if (f->priv->guest)
+		return 0;
+	if (file_note(f, 0, "TIME_SHIFT option is malformed: guest times"
+		      " are not moved to the host's clock"))
+		return tdat_fail_nooff(err, f->path, "out of memory");
+	return 0;
+}
+
 static struct tdat_file *open_file(const char *path, int all, unsigned flags,
 				   struct tdat_error *err)
 {
@@ -485,7 +502,8 @@ static struct tdat_file *open_file(const char *path, int all, unsigned flags,
 	f->file_size = (uint64_t)st.st_size;
 	if (read_initial_header(f, err) ||
 	    (all && (f->version == 6 ? read_v6(f, err) :
-		     read_v7(f, flags, err))))
+		     read_v7(f, flags, err))) ||
+	    (all && read_time_shift(f, err)))
 		goto fail;
 	return f;
 fail:
@@ -543,6 +561,7 @@ void tdat_close(struct tdat_file *f)
 
 	if (!f)
 		return;
+	timeshift_free(f->priv->guest);
 	for (i = 0; i < f->priv->nnotes; i++)
 		free(f->priv->notes[i]);
 	free(f->priv->notes);

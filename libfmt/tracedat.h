@@ -270,15 +270,23 @@ int tdat_opt_tsc2nsec(const struct tdat_file *f, struct tdat_tsc2nsec *t);
  * DATE * 1000 + OFFSET nanoseconds, as trace-cmd report does.  Applets
  * may add their own offset to a->offset after init.
  */
+struct tdat_time_shift;
 struct tdat_ts_adjust {
 	int64_t offset;		/* ns added after scaling */
 	uint32_t mult, shift;	/* TSC2NSEC scaling when mult != 0 */
+	/* a guest's TIME_SHIFT (first of all, per CPU), or NULL; points
+	 * into the file, valid while it is open */
+	const struct tdat_time_shift *guest;
 };
 #define TDAT_TS_NODATE	1u	/* leave DATE out (report --nodate) */
 #define TDAT_TS_RAW	2u	/* no adjustment at all (report --raw-ts) */
 void tdat_ts_adjust_init(const struct tdat_file *f, unsigned flags,
 			 struct tdat_ts_adjust *a);
 uint64_t tdat_ts_apply(const struct tdat_ts_adjust *a, uint64_t ts);
+/* The same for an event of CPU cpu: a guest recording's TIME_SHIFT moves
+ * it onto the host's clock first (tdat_ts_apply leaves that out). */
+uint64_t tdat_ts_apply_cpu(const struct tdat_ts_adjust *a, int cpu,
+			   uint64_t ts);
 
 /* The text of a kallsyms, printk or cmdlines part (points into f). */
 int tdat_meta_text(const struct tdat_file *f, enum tdat_meta m,

@@ -2,7 +2,8 @@
 /*
  * tsadjust.c - the timestamps readers show: a file's raw record times
  * adjusted by its own options (FORMAT.md 5 and 7.7), in trace-cmd's
- * order: TSC2NSEC scaling first, then + DATE * 1000 + OFFSET.
+ * order: a guest's TIME_SHIFT first (tdat_ts_apply_cpu), then TSC2NSEC
+ * scaling, then + DATE * 1000 + OFFSET.
  */
 #include <string.h>
 #include "libfmt/internal.h"
@@ -29,6 +30,7 @@ void tdat_ts_adjust_init(const struct tdat_file *f, unsigned flags,
 		a->mult = t.mult;
 		a->shift = t.shift;
 	}
+	a->guest = f->priv->guest;
 }
 
 uint64_t tdat_ts_apply(const struct tdat_ts_adjust *a, uint64_t ts)
@@ -40,4 +42,10 @@ uint64_t tdat_ts_apply(const struct tdat_ts_adjust *a, uint64_t ts)
 		ts = (uint64_t)(t >> a->shift);
 	}
 	return ts + (uint64_t)a->offset;
+}
+
+uint64_t tdat_ts_apply_cpu(const struct tdat_ts_adjust *a, int cpu,
+			   uint64_t ts)
+{
+	return tdat_ts_apply(a, timeshift_apply(a->guest, cpu, ts));
 }

@@ -18,6 +18,7 @@ void input_adjust(const struct report_opts *ro, const struct report_input *in,
 	/* the file's own adjustments, as every applet sees them */
 	tdat_ts_adjust_init(f, ro->nodate ? TDAT_TS_NODATE : 0, &t);
 	a->offset = t.offset;
+	a->guest = t.guest;
 	/* trace-cmd 3.1.6 drops the first input's --ts-offset. */
 	if (in != &ro->inputs[0])
 		a->offset += in->ts_offset;

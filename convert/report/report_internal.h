@@ -34,6 +34,7 @@ struct ts_adjust {
 	int64_t offset;		/* ns: DATE * 1000 + OFFSET + --ts-offset */
 	uint32_t mult, shift;	/* TSC2NSEC, when mult != 0 */
 	double ts2secs;		/* --ts2secs: ns per tick, instead of mult */
+	const struct tdat_time_shift *guest;	/* TIME_SHIFT, applied first */
 };
 
 /* One CPU of one buffer of one input, with its current event. */
@@ -101,6 +102,6 @@ void stream_hold(struct stream *s, struct stream_cpu *c);
 int stream_first_ts(struct tdat_file *f, int buf, const struct ts_adjust *a,
 		    uint64_t *ts);
 void stream_free(struct stream *s);
-uint64_t ts_apply(const struct ts_adjust *a, uint64_t ts);
+uint64_t ts_apply(const struct ts_adjust *a, int cpu, uint64_t ts);
 
 #endif

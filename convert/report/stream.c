@@ -16,13 +16,15 @@ static uint64_t ts_scale(uint64_t ts, double ts2secs)
 	return ns < 18446744073709551616.0 ? (uint64_t)ns : 0;
 }
 
-uint64_t ts_apply(const struct ts_adjust *a, uint64_t ts)
+uint64_t ts_apply(const struct ts_adjust *a, int cpu, uint64_t ts)
 {
-	struct tdat_ts_adjust t = { a->offset, a->mult, a->shift };
+	struct tdat_ts_adjust t = { a->offset, a->mult, a->shift, a->guest };
+	struct tdat_ts_adjust guest_only = { 0, 0, 0, a->guest };
 
 	if (a->ts2secs)
-		return ts_scale(ts, a->ts2secs) + (uint64_t)a->offset;
-	return tdat_ts_apply(&t, ts);
+		return ts_scale(tdat_ts_apply_cpu(&guest_only, cpu, ts),
+				a->ts2secs) + (uint64_t)a->offset;
+	return tdat_ts_apply_cpu(&t, cpu, ts);
 }
 
 /* Damage of a hidden CPU (--cpu, run.c) is not reported: the CPU is
@@ -82,7 +84,8 @@ static void load_event(struct stream *s, struct stream_cpu *c)
 		got = tdat_page_iter_next(&c->it, &c->ev);
 		if (got > 0) {
 			c->has_event = 1;
-			c->ts = ts_apply(&s->adjust[c->input], c->ev.ts);
+			c->ts = ts_apply(&s->adjust[c->input], c->cpu,
+					 c->ev.ts);
 			return;
 		}
 		if (got < 0) {

@@ -174,7 +174,9 @@ static int walk_next(struct tdat_file *in, struct walker *w,
 			got = tdat_page_iter_next(&w->it, &w->cur);
 			if (got == 1) {
 				w->ts = w->sh->raw ? w->cur.ts :
-					tdat_ts_apply(&w->sh->adj, w->cur.ts);
+					tdat_ts_apply_cpu(&w->sh->adj,
+						w->in->buffers[w->buf]
+						.cpus[w->idx].cpu, w->cur.ts);
 				w->at.page = w->page;
 				w->at.ev = w->ev++;
 				return 1;
@@ -544,7 +546,7 @@ static int walker_start(struct tdat_file *in, const struct split_opts *o,
 int split_plan(struct tdat_file *in, const struct split_opts *o,
 	       struct split_plan *p, struct tdat_error *err)
 {
-	struct walk_shared sh = { { 0, 0, 0 }, 0, NULL, NULL, 0 };
+	struct walk_shared sh = { { 0, 0, 0, NULL }, 0, NULL, NULL, 0 };
 	struct walker *w = NULL;
 	int *ord = NULL, i, r = -1;
 
@@ -552,7 +554,7 @@ int split_plan(struct tdat_file *in, const struct split_opts *o,
 	if (list_streams(in, o, p, err))
 		return -1;
 	tdat_ts_adjust_init(in, 0, &sh.adj);
-	sh.raw = !sh.adj.offset && !sh.adj.mult;
+	sh.raw = !sh.adj.offset && !sh.adj.mult && !sh.adj.guest;
 	sh.dec = tdat_chunk_decoder_new(in);
 	if (!sh.dec) {
 		oom(in, err);

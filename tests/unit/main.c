@@ -56,6 +56,7 @@ int main(void)
 	suite_chunkindex();
 	suite_merge_meta();
 	suite_recview();
+	suite_timeshift();
 	suite_metabuild();
 	suite_funcgraph();
 	CU_basic_set_mode(CU_BRM_NORMAL);

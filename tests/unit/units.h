@@ -31,6 +31,7 @@ void suite_tsadjust(void);
 void suite_chunkindex(void);
 void suite_merge_meta(void);
 void suite_recview(void);
+void suite_timeshift(void);
 void suite_metabuild(void);
 void suite_funcgraph(void);
 #endif

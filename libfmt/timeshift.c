@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * timeshift.c - a guest recording's TIME_SHIFT option (FORMAT.md 5.7):
+ * per guest CPU, samples of (guest time, offset to host time), which map
+ * the guest's timestamps onto the host's clock.
+ *
+ * What trace-cmd 3.1.6's report does with them, found by asking it about
+ * files with chosen samples: samples are sorted by time (the first of
+ * equal times kept); a timestamp takes the pair of samples around it
+ * (the first two before the first sample, the last two after the last);
+ * without the interpolate flag the pair's lower offset is added, with it
+ * the offset on the line through the pair, rounded as
+ * off0 + ((off1 - off0) * (t - t0) + (t1 - t0) / 2) / (t1 - t0) in
+ * signed integers.  One sample: its offset.  The scaling and fraction
+ * fields change nothing there, so they are read past.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "libfmt/internal.h"
+
+#define SHIFT_INTERPOLATE 1u
+
+struct shift_sample {
+	int64_t time, offset;
+	uint32_t order;		/* place in the file: ties keep the first */
+};
+
+struct shift_cpu {
+	uint32_t n;
+	struct shift_sample *s;
+};
+
+struct tdat_time_shift {
+	int interpolate;
+	uint32_t ncpus;
+	struct shift_cpu *cpus;
+};
+
+void timeshift_free(struct tdat_time_shift *t)
+{
+	uint32_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->ncpus; i++)
+		free(t->cpus[i].s);
+	free(t->cpus);
+	free(t);
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct shift_sample *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Sorted by time, one sample per time. */
+static void sort_samples(struct shift_cpu *c)
+{
+	uint32_t i, k = 0;
+
+	qsort(c->s, c->n, sizeof(*c->s), by_time);
+	for (i = 0; i < c->n; i++)
+		if (!k || c->s[i].time != c->s[k - 1].time)
+			c->s[k++] = c->s[i];
+	c->n = k;
+}
+
+/* One CPU's n, times[n], offsets[n], scalings[n]. */
+static int read_cpu(struct cursor *cur, struct shift_cpu *c)
+{
+	const uint8_t *times, *offsets;
+	uint32_t n, i;
+
+	if (cur_u32(cur, &n, "TIME_SHIFT sample count") ||
+	    (uint64_t)n * 24 > cur_left(cur) ||
+	    cur_bytes(cur, (size_t)n * 8, &times, "TIME_SHIFT times") ||
+	    cur_bytes(cur, (size_t)n * 8, &offsets, "TIME_SHIFT offsets") ||
+	    cur_skip(cur, (uint64_t)n * 8, "TIME_SHIFT scalings"))
+		return -1;
+	c->s = calloc(n ? n : 1, sizeof(*c->s));
+	if (!c->s)
+		return -1;
+	c->n = n;
+	for (i = 0; i < n; i++) {
+		c->s[i].time = (int64_t)tdat_load64(cur->big, times + 8 * i);
+		c->s[i].offset = (int64_t)tdat_load64(cur->big,
+						      offsets + 8 * i);
+		c->s[i].order = i;
+	}
+	sort_samples(c);
+	return 0;
+}
+
+struct tdat_time_shift *timeshift_parse(const struct tdat_file *f,
+					const struct tdat_option *o)
+{
+	struct tdat_time_shift *t = calloc(1, sizeof(*t));
+	struct cursor cur;
+	uint64_t peer;
+	uint32_t flags, n, i;
+
+	if (!t)
+		return NULL;
+	cur_init(&cur, o->data, o->size, f->big_endian, f->path, 0, NULL);
+	if (cur_u64(&cur, &peer, "TIME_SHIFT peer") ||
+	    cur_u32(&cur, &flags, "TIME_SHIFT flags") ||
+	    cur_u32(&cur, &n, "TIME_SHIFT CPU count") ||
+	    (uint64_t)n * 4 > cur_left(&cur))
+		goto bad;
+	t->interpolate = !!(flags & SHIFT_INTERPOLATE);
+	t->cpus = calloc(n ? n : 1, sizeof(*t->cpus));
+	if (!t->cpus)
+		goto bad;
+	t->ncpus = n;
+	for (i = 0; i < n; i++)
+		if (read_cpu(&cur, &t->cpus[i]))
+			goto bad;
+	return t;
+bad:
+	timeshift_free(t);
+	return NULL;
+}
+
+/* The offset on the line through samples a and b at time ts. */
+static int64_t between(const struct shift_sample *a,
+		       const struct shift_sample *b, int64_t ts)
+{
+	__int128 dt = (__int128)b->time - a->time;
+	__int128 d = ((__int128)b->offset - a->offset) * ((__int128)ts - a->time);
+
+	return (int64_t)(a->offset + (d + dt / 2) / dt);
+}
+
+uint64_t timeshift_apply(const struct tdat_time_shift *t, int cpu,
+			 uint64_t ts)
+{
+	const struct shift_cpu *c;
+	uint32_t lo = 0, hi;
+	int64_t t64 = (int64_t)ts;
+
+	if (!t || cpu < 0 || (uint32_t)cpu >= t->ncpus || !t->cpus[cpu].n)
+		return ts;
+	c = &t->cpus[cpu];
+	if (c->n == 1)
+		return ts + (uint64_t)c->s[0].offset;
+	/* the last sample at or before ts, within [0, n - 2] */
+	hi = c->n - 1;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (c->s[mid].time <= t64)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (!t->interpolate)
+		return ts + (uint64_t)c->s[lo].offset;
+	return ts + (uint64_t)between(&c->s[lo], &c->s[lo + 1], t64);
+}

@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A guest recording's TIME_SHIFT option (per guest CPU: samples of guest
+# time and offset to the host's clock) moves its timestamps onto the
+# host's clock, as trace-cmd report does.  No real guest recording is at
+# hand: each case is a copy of a real recording with a TIME_SHIFT option
+# added by tests/tools/mkodd, its samples written here (python3) around
+# the recording's times: one sample, pairs, interpolation, samples out of
+# order or repeated, per CPU, before and after every event, fraction bits.
+. "$E2E/lib.sh"
+
+command -v trace-cmd >/dev/null || skip "trace-cmd (the oracle) is not installed"
+command -v python3 >/dev/null || skip "python3 makes the TIME_SHIFT options"
+mkodd=$(dirname "$TDAT")/tools/mkodd
+[ -x "$mkodd" ] || fail "no $mkodd (make check builds it)"
+f=$FIX/v7-zstd-sched-irq.dat
+
+# The recording's events run from 534.057 s to 534.363 s (raw ns).
+python3 - <<'PY'
+import struct
+def opt(per_cpu, flags=0, frac=False):
+    b = struct.pack('<QII', 0x1234, flags, len(per_cpu))
+    for s in per_cpu:
+        b += struct.pack('<I', len(s))
+        for k in range(3):
+            b += struct.pack('<%dq' % len(s), *[x[k] for x in s])
+    if frac:
+        for s in per_cpu:
+            b += struct.pack('<%dq' % len(s), *[10] * len(s))
+    return b
+two = [(534000000000, 1000, 1), (535500000000, 2000000, 1)]
+three = [(0, 100, 1), (534200000000, 200, 1), (534300000000, 300, 1)]
+cases = {
+    'one': [[(0, 1000000000, 1)]] * 2,
+    'pair': [two] * 2,
+    'pair-interp': ([two] * 2, 1),
+    'unsorted': [[two[1], two[0]]] * 2,
+    'per-cpu': [[(0, 1000, 1)], [(0, 5000, 1)]],
+    'after-all': [[(100, 10, 1), (200, 20, 1)]] * 2,
+    'after-all-interp': ([[(100, 10, 1), (200, 20, 1)]] * 2, 1),
+    'before-all-interp': ([[(536000000000, 7000, 1),
+                            (537000000000, 9000, 1)]] * 2, 1),
+    'three': [three] * 2,
+    'repeated': [three + [(534300000000, 999, 1)]] * 2,
+    'three-interp': ([three] * 2, 1),
+    'scaled': ([[(0, 50, 1000)]] * 2, 0, True),
+}
+for name, c in cases.items():
+    if isinstance(c, tuple):
+        c = (c + (0, False))[:3]
+        b = opt(c[0], c[1], c[2])
+    else:
+        b = opt(c)
+    open(name + '.bin', 'wb').write(b)
+PY
+
+for c in *.bin; do
+	c=${c%.bin}
+	step "$c"
+	"$mkodd" --add-option-file 12 "$c.bin" "$f" "$c.dat" ||
+		fail "mkodd could not make $c.dat"
+	for o in "-t" "" "--ts-diff" "-t --cpu 1"; do
+		expect_exit 0 $TDAT report $o -i "$c.dat"
+		assert_tc_report "$OUT" $o -i "$c.dat"
+	done
+	# host and guest on one timeline
+	expect_exit 0 $TDAT report -t -i "$f" -i "$c.dat"
+	assert_tc_report "$OUT" -t -i "$f" -i "$c.dat"
+done
+
+step "split counts the guest's events on the host's clock"
+expect_exit 0 $TDAT report -t -i pair-interp.dat
+cp "$OUT" whole.txt
+expect_exit 0 $TDAT split -i pair-interp.dat -o piece -m 50 -r
+: >pieces.txt
+for p in piece.0*; do
+	$TDAT report -t -i "$p" | tail -n +2 >>pieces.txt
+done
+tail -n +2 whole.txt | cmp -s - pieces.txt || fail "split's pieces do not add up"
+
+step "a malformed option moves nothing and says so"
+head -c 20 pair.bin >bad.bin
+"$mkodd" --add-option-file 12 bad.bin "$f" bad.dat
+expect_exit 0 $TDAT report -t -i bad.dat
+assert_grep 'TIME_SHIFT option is malformed' "$ERR"
+assert_lines 1 "$ERR"

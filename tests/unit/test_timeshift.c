@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_timeshift.c - a guest's TIME_SHIFT samples (libfmt/timeshift.c):
+ * the rules trace-cmd 3.1.6's report follows (found by asking it, see
+ * tests/e2e/49-guest-timeshift.sh) and hostile counts.
+ */
+#include <stdint.h>
+#include <string.h>
+#include "tests/unit/units.h"
+#include "libfmt/internal.h"
+
+struct sample { int64_t time, offset; };
+
+/* A TIME_SHIFT option body for one CPU, little endian, in buf. */
+static size_t one_cpu(uint8_t *buf, uint32_t flags, const struct sample *s,
+		      uint32_t n)
+{
+	size_t at = 0;
+	uint32_t i;
+
+	tdat_store64(0, buf, 0x1234);
+	tdat_store32(0, buf + 8, flags);
+	tdat_store32(0, buf + 12, 1);
+	tdat_store32(0, buf + 16, n);
+	at = 20;
+	for (i = 0; i < n; i++)
+		tdat_store64(0, buf + at + 8 * i, (uint64_t)s[i].time);
+	at += 8 * n;
+	for (i = 0; i < n; i++)
+		tdat_store64(0, buf + at + 8 * i, (uint64_t)s[i].offset);
+	at += 8 * n;
+	for (i = 0; i < n; i++)
+		tdat_store64(0, buf + at + 8 * i, 1);
+	return at + 8 * n;
+}
+
+static struct tdat_time_shift *parse(uint8_t *buf, size_t len)
+{
+	struct tdat_file f;
+	struct tdat_option o = { .id = TDAT_OPT_TIME_SHIFT };
+
+	memset(&f, 0, sizeof(f));
+	f.path = "guest.dat";
+	o.size = (uint32_t)len;
+	o.data = buf;
+	return timeshift_parse(&f, &o);
+}
+
+static void test_pairs(void)
+{
+	static const struct sample s[] = {	/* out of order, repeated */
+		{ 300, 30 }, { 100, 10 }, { 200, 20 }, { 300, 99 },
+	};
+	uint8_t buf[256];
+	struct tdat_time_shift *t = parse(buf, one_cpu(buf, 0, s, 4));
+
+	CU_ASSERT_FATAL(t != NULL);
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 50), 60);	/* before: first */
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 150), 160);
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 250), 270);
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 300), 320);	/* last pair: lower */
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 900), 920);
+	CU_ASSERT_EQUAL(timeshift_apply(t, 1, 900), 900);	/* no such CPU */
+	timeshift_free(t);
+}
+
+static void test_interpolate(void)
+{
+	static const struct sample s[] = { { 1000, 0 }, { 2000, 3 } };
+	uint8_t buf[256];
+	struct tdat_time_shift *t = parse(buf, one_cpu(buf, 1, s, 2));
+
+	CU_ASSERT_FATAL(t != NULL);
+	/* 0 + (3 * 500 + 500) / 1000 = 2; (3 * 100 + 500) / 1000 = 0 */
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 1500), 1502);
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 1100), 1100);
+	/* beyond the ends: the line goes on; truncating division */
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 3000), 3006);
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 0), 0 - 2);	/* (-3000+500)/1000 */
+	timeshift_free(t);
+}
+
+static void test_hostile(void)
+{
+	static const struct sample s[] = { { 1, 2 } };
+	uint8_t buf[256];
+	size_t n = one_cpu(buf, 0, s, 1);
+
+	CU_ASSERT_PTR_NULL(parse(buf, n - 1));		/* cut short */
+	tdat_store32(0, buf + 16, 0x10000000);		/* counts past it */
+	CU_ASSERT_PTR_NULL(parse(buf, n));
+	tdat_store32(0, buf + 12, 0xffffffff);		/* CPU count */
+	CU_ASSERT_PTR_NULL(parse(buf, n));
+	CU_ASSERT_EQUAL(timeshift_apply(NULL, 0, 7), 7);
+}
+
+void suite_timeshift(void)
+{
+	CU_pSuite s = CU_add_suite("timeshift", NULL, NULL);
+
+	CU_add_test(s, "pairs: the lower sample of the pair around t",
+		    test_pairs);
+	CU_add_test(s, "interpolation, rounded as trace-cmd",
+		    test_interpolate);
+	CU_add_test(s, "hostile counts and sizes", test_hostile);
+}
