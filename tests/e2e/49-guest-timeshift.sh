@@ -84,3 +84,28 @@ head -c 20 pair.bin >bad.bin
 expect_exit 0 $TDAT report -t -i bad.dat
 assert_grep 'TIME_SHIFT option is malformed' "$ERR"
 assert_lines 1 "$ERR"
+
+step "a host with a GUEST option and its guest, ids matching"
+python3 - <<'PY'
+import struct
+host_id = 0x385D95BCB43E1719	# the fixture's TRACEID
+guest_id = 0x1111
+name = b'myguest\0'
+open('guest-opt.bin', 'wb').write(name + struct.pack('<QI', guest_id, 2) +
+                                  struct.pack('<IIII', 0, 4242, 1, 4243))
+open('traceid.bin', 'wb').write(struct.pack('<Q', guest_id))
+s = [(534000000000, 1000, 1), (535500000000, 2000000, 1)]
+b = struct.pack('<QII', host_id, 1, 2)
+for c in range(2):
+    b += struct.pack('<I', 2)
+    for k in range(3):
+        b += struct.pack('<2q', *[x[k] for x in s])
+open('shift-peer.bin', 'wb').write(b)
+PY
+"$mkodd" --add-option-file 13 guest-opt.bin "$f" host.dat
+"$mkodd" --drop-option 11 --add-option-file 11 traceid.bin \
+	--add-option-file 12 shift-peer.bin "$f" guest.dat
+for o in "" "-t" "--ts-diff"; do
+	expect_exit 0 $TDAT report $o -i host.dat -i guest.dat
+	assert_tc_report "$OUT" $o -i host.dat -i guest.dat
+done
