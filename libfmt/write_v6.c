@@ -145,24 +145,40 @@ static int v6_start_block(struct tdat_writer *w, struct wbuf *wb,
 		return -1;
 	wb->table = w->out.pos;
 	if (emit_zeros(w, (uint64_t)w->cpu_count * 16, err) ||
-	    v6_clock_record(w, wb->b ? wb->b->name : "", clock, err) ||
-	    emit_align(w, w->page_size, err))
+	    v6_clock_record(w, wb->b ? wb->b->name : "", clock, err))
 		return -1;
+	w->v6_record_end = w->out.pos;
+	if (emit_align(w, w->page_size, err))
+		return -1;
+	w->v6_data_start = w->out.pos;
 	wb->started = 1;
 	return 0;
+}
+
+/*
+ * trace-cmd 2.x ended a file whose last block got no data right after
+ * its clock record (the CPU table still points at the page boundary
+ * where data would start): no padding up to nothing, so such files come
+ * back byte for byte.
+ */
+void v6_trim_tail(struct tdat_writer *w)
+{
+	if (w->v6_record_end && w->out.pos == w->v6_data_start)
+		w->out.pos = w->v6_record_end;
 }
 
 /* Fill the CPU table: a CPU without data points where its data would be. */
 int v6_finish_block(struct tdat_writer *w, struct wbuf *wb,
 		    struct tdat_error *err)
 {
-	uint64_t next = w->out.pos;
+	uint64_t next;
 	uint8_t *t;
 	int i, r;
 
 	if (!wb->started &&
 	    v6_start_block(w, wb, wb->b ? wb->b->clock : "", err))
 		return -1;
+	next = w->out.pos;	/* after the block's own start and padding */
 	t = calloc(w->cpu_count ? w->cpu_count : 1, 16);
 	if (!t)
 		return writer_oom(w, err);

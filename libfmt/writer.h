@@ -54,6 +54,8 @@ struct tdat_writer {
 	int threads;
 	uint32_t cpu_count;
 	uint32_t page_size;
+	/* v6: the last block's clock record end and data start (tail) */
+	uint64_t v6_record_end, v6_data_start;
 	struct codec_ctx cc;	/* blocks, and checking copied chunks */
 	struct chunkpool *pool;
 	size_t chunk_max;
@@ -121,6 +123,8 @@ int v6_alloc_cpus(struct tdat_writer *w, struct wbuf *wb);
 int v6_begin_cpu(struct tdat_writer *w, struct wbuf *wb, int cpu,
 		 struct tdat_error *err);
 /* Fill in the block's CPU table. */
+/* A file whose last block got no data ends after its clock record. */
+void v6_trim_tail(struct tdat_writer *w);
 int v6_finish_block(struct tdat_writer *w, struct wbuf *wb,
 		    struct tdat_error *err);
 
