@@ -24,7 +24,7 @@ assert_same theirs.txt "$OUT"
 assert_lines 1 "$ERR"
 assert_grep 'p34: offset 0: buffer "inst1": .* no "flyrecord" block: skipped' "$ERR"
 expect_exit 0 $TDAT report --layout 3.4 -N -i p34
-"$tc34" report -N -i p34 2>/dev/null | cmp -s - "$OUT" || fail "not as trace-cmd 3.4"
+assert_oracle "$OUT" "$tc34" report -N -i p34
 
 step "convert, split, merge"
 for v in 6 7; do

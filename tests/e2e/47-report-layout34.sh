@@ -33,11 +33,7 @@ for f in "$FIX"/*.dat "$FIX"/external/alexiusmd.dat; do
 		# 1.9 prints raw function pointers with their symbol
 		[ "$o" = -R ] && case $f in *markers*) continue ;; esac
 		expect_exit 0 $TDAT report --layout 3.4 -N $o -i "$f"
-		"$tc34" report -N $o -i "$f" >theirs.txt 2>/dev/null
-		cmp -s theirs.txt "$OUT" || {
-			diff theirs.txt "$OUT" | head -n 6 >&2
-			fail "${f##*/} $o: not as trace-cmd 3.4"
-		}
+		assert_oracle "$OUT" "$tc34" report -N $o -i "$f"
 	done
 done
 expect_exit 0 $TDAT report --layout 3.4 -i "$FIX/v7-zstd-sched-irq-tc34.dat"

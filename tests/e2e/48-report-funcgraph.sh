@@ -195,10 +195,8 @@ if [ -x "$tc34" ] && "$tc34" --tc34-info >/dev/null 2>&1; then
 	for f in nest-32.dat nest-64.dat durations-32.dat cpus-32.dat \
 		cpus-64.dat moved-32.dat moved-64.dat "$k32"; do
 		for o in "" -t "--cpu 1" "-F funcgraph_exit"; do
-			"$tc34" report $o -i "$f" >ref.out 2>/dev/null || true
 			expect_exit 0 $TDAT report --layout 3.4 $o -i "$f"
-			cmp -s ref.out "$OUT" ||
-				fail "differs from trace-cmd 3.4: $o $f"
+			assert_oracle "$OUT" "$tc34" report $o -i "$f"
 			n=$((n + 1))
 		done
 	done

@@ -135,19 +135,27 @@ print(p)
 PY
 }
 
-# assert_tc_report OURS ARGS...: the file OURS holds what `trace-cmd
-# report ARGS` prints.  trace-cmd 3.1.6 misreads an empty TRACECLOCK
-# option (trace-cmd 2.x files) about once in 150 runs and then prints raw
-# nanoseconds: a difference is asked again once, past the oracle's answer
-# cache (oracle/trace-cmd), before it counts.
-assert_tc_report() {
-	local ours=$1 tc=$TMPDIR/.tc-report
+# assert_oracle OURS CMD...: the file OURS holds what CMD (trace-cmd,
+# tc34) prints on stdout.  trace-cmd 3.1.6 and 3.4 misread an empty
+# TRACECLOCK option (trace-cmd 2.x files) about once in 150 runs and then
+# print raw nanoseconds: a difference is asked again once, past the
+# oracle's answer cache (oracle/trace-cmd), before it counts.
+assert_oracle() {
+	local ours=$1 tc=$TMPDIR/.oracle-out
 
 	shift
-	trace-cmd report "$@" >"$tc" 2>/dev/null || true
+	"$@" >"$tc" 2>/dev/null || true
 	cmp -s "$tc" "$ours" && return 0
-	TC_CACHE= trace-cmd report "$@" >"$tc" 2>/dev/null || true
+	TC_CACHE= "$@" >"$tc" 2>/dev/null || true
 	cmp -s "$tc" "$ours" && return 0
 	diff "$tc" "$ours" | head -n 10 >&2
-	fail "not what trace-cmd report $* prints"
+	fail "not what $* prints"
+}
+
+# assert_tc_report OURS ARGS...: OURS holds `trace-cmd report ARGS`.
+assert_tc_report() {
+	local ours=$1
+
+	shift
+	assert_oracle "$ours" trace-cmd report "$@"
 }
