@@ -21,6 +21,7 @@
 #include "cmds/outopts.h"
 #include "convert/restore/restore.h"
 #include "convert/tracefs/sysmeta.h"
+#include "libfmt/tracedat.h"
 
 static const char usage[] =
 "usage: tdat restore -c [-o HEAD] [-t TRACING_DIR] [-k KALLSYMS]\n"
@@ -154,15 +155,15 @@ static void warn_line(void *ctx, const char *msg)
 static int is_tracedat(const char *path)
 {
 	static const char magic[10] = "\x17\x08\x44tracing";
+	struct tdat_error ignored;
 	char b[10];
-	FILE *fp = fopen(path, "rb");
-	int r;
+	int fd = tdat_open_regular(path, &ignored), r;
 
-	if (!fp)
+	if (fd < 0)
 		return 0;
-	r = fread(b, 1, sizeof(b), fp) == sizeof(b) &&
+	r = read(fd, b, sizeof(b)) == (ssize_t)sizeof(b) &&
 	    !memcmp(b, magic, sizeof(b));
-	fclose(fp);
+	close(fd);
 	return r;
 }
 

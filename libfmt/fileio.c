@@ -2,6 +2,7 @@
 /* fileio.c - reading input at offsets, and outputs that appear atomically. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,4 +199,26 @@ void out_abort(struct outfile *o)
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;
+}
+
+/*
+ * An input, opened without blocking (a FIFO's open waits for a writer
+ * forever) and kept only if it is a regular file: devices, FIFOs and
+ * directories are refused with one line.
+ */
+int tdat_open_regular(const char *path, struct tdat_error *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return tdat_fail_nooff(err, path, "cannot open: %s",
+				       strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return tdat_fail_nooff(err, path, "not a regular file");
+	}
+	/* reads of a regular file never wait; clear the flag anyway */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
 }

@@ -490,13 +490,10 @@ static struct tdat_file *open_file(const char *path, int all, unsigned flags,
 		tdat_fail_nooff(err, path, "out of memory");
 		return NULL;
 	}
-	f->priv->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f->priv->fd < 0) {
-		tdat_fail_nooff(err, path, "cannot open: %s", strerror(errno));
-		goto fail;
-	}
-	if (fstat(f->priv->fd, &st) || !S_ISREG(st.st_mode)) {
-		tdat_fail_nooff(err, path, "not a regular file");
+	f->priv->fd = tdat_open_regular(path, err);
+	if (f->priv->fd < 0 || fstat(f->priv->fd, &st)) {
+		if (f->priv->fd >= 0)
+			tdat_fail_nooff(err, path, "cannot stat");
 		goto fail;
 	}
 	f->file_size = (uint64_t)st.st_size;

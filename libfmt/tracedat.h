@@ -215,6 +215,10 @@ struct tdat_file {
  */
 const char *tdat_note(const struct tdat_file *f, int i);
 
+/* path opened for reading if it is a regular file (a FIFO or device is
+ * refused at once, never waited on): the fd, or -1 with err. */
+int tdat_open_regular(const char *path, struct tdat_error *err);
+
 /* Parse all metadata.  Returns NULL and fills err on failure. */
 struct tdat_file *tdat_open(const char *path, struct tdat_error *err);
 void tdat_close(struct tdat_file *f);

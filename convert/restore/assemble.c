@@ -51,13 +51,12 @@ static int put_raw_file(struct page_filter *pf, const char *path,
 	uint8_t *buf;
 	int fd, r = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		tdat_fail_nooff(err, path, "%s", fd < 0 ? strerror(errno) :
-				"not a regular file");
-		if (fd >= 0)
-			close(fd);
+	fd = tdat_open_regular(path, err);
+	if (fd < 0)
 		return -1;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return tdat_fail_nooff(err, path, "cannot stat");
 	}
 	buf = malloc(cap);
 	if (!buf) {
@@ -460,16 +459,14 @@ static int read_text(const char *path, char **text, struct tdat_error *err)
 {
 	size_t got;
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = tdat_open_regular(path, err);
 
 	*text = NULL;
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    st.st_size > MANIFEST_MAX) {
-		tdat_fail_nooff(err, path, "%s", fd < 0 ? strerror(errno) :
-				"not a regular file of at most 1 MiB");
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0)
 		return -1;
+	if (fstat(fd, &st) || st.st_size > MANIFEST_MAX) {
+		close(fd);
+		return tdat_fail_nooff(err, path, "not a file of at most 1 MiB");
 	}
 	*text = malloc((size_t)st.st_size + 1);
 	if (!*text || read_full(fd, (uint8_t *)*text, (size_t)st.st_size,

@@ -584,6 +584,23 @@ cd ..
 total=$((total + cases)) total_pass=$((total_pass + passed))
 total_bad=$((total_bad + problems))
 
+step "a FIFO as input: refused at once by every applet, never waited on"
+mkfifo fifo.dat
+for a in "report -i fifo.dat" "convert -i fifo.dat -o o.dat" \
+	 "split -i fifo.dat -o piece -e 10" "merge -o m.dat fifo.dat" \
+	 "restore -o r.dat fifo.dat" "check-events -i fifo.dat" \
+	 "restore -i $FIX/crashed/restored.dat -o r.dat fifo.dat"; do
+	rc=0
+	timeout 20 $TDAT $a >fifo.out 2>fifo.err </dev/null || rc=$?
+	[ $rc != 124 ] || fail "$a: waited on the FIFO"
+	[ $rc = 1 ] || { cat fifo.err >&2; fail "$a: exit $rc, expected 1"; }
+	assert_lines 1 fifo.err
+	assert_grep 'fifo\.dat: not a regular file' fifo.err
+done
+assert_file_absent o.dat
+assert_file_absent m.dat
+assert_file_absent r.dat
+
 step "the inputs were never modified"
 (cd "$FIX" && sha256sum --quiet -c SHA256SUMS) || fail "a fixture changed"
 

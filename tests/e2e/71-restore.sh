@@ -140,7 +140,7 @@ expect_exit 2 "$TDAT" restore nothing-here
 assert_lines 1 "$ERR"
 expect_exit 1 "$TDAT" restore -i head.dat -o x.dat no-such-cpu-file
 assert_lines 1 "$ERR"
-assert_grep 'no-such-cpu-file: No such file' "$ERR"
+assert_grep 'no-such-cpu-file: cannot open: No such file' "$ERR"
 expect_exit 1 "$TDAT" restore -i "$FIX/crashed/trace.dat.cpu0" -o x.dat cpu1
 assert_lines 1 "$ERR"
 assert_file_absent x.dat
