@@ -157,6 +157,10 @@ struct tdat_extra_section {
 	uint64_t offset;	/* its section header in the file, 0 if made */
 };
 
+/* 1 when a v6 output keeps what section x holds (tdat's own v6 clock
+ * records go back into the clock records), 0 when v6 has no place. */
+int tdat_extra_v6_kept(const struct tdat_extra_section *x);
+
 struct tdat_priv;
 
 /*

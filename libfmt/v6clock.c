@@ -159,3 +159,8 @@ int v6clock_record(const struct tdat_file *m, const char *name,
 	}
 	return 0;
 }
+
+int tdat_extra_v6_kept(const struct tdat_extra_section *x)
+{
+	return x->id == TDAT_SECTION_V6_CLOCKS;
+}

@@ -219,8 +219,7 @@ static void warn_v6_losses(const struct tdat_file *in,
 	int i;
 
 	for (i = 0; i < in->nextra; i++) {
-		/* tdat's own v6 clock records go back where they came from. */
-		if (in->extra[i].id == TDAT_SECTION_V6_CLOCKS)
+		if (tdat_extra_v6_kept(&in->extra[i]))
 			continue;
 		warnf(o, "v6 cannot hold section %u (\"%s\"): dropped",
 		      in->extra[i].id, in->extra[i].description ?

@@ -101,12 +101,14 @@ static void warn_extras(struct merge_ctx *m, int i, int from)
 
 	if (out_version(m) != 6)
 		return;
-	for (k = from; k < m->meta->nextra; k++)
-		merge_warn(m, "%s: section %u (\"%s\") dropped: a v6 file"
-			   " cannot hold it", m->in[i].path,
-			   m->meta->extra[k].id,
-			   m->meta->extra[k].description ?
-			   m->meta->extra[k].description : "");
+	for (k = from; k < m->meta->nextra; k++) {
+		const struct tdat_extra_section *x = &m->meta->extra[k];
+
+		if (!tdat_extra_v6_kept(x))
+			merge_warn(m, "%s: section %u (\"%s\") dropped: a v6"
+				   " file cannot hold it", m->in[i].path,
+				   x->id, x->description ? x->description : "");
+	}
 }
 
 /*

@@ -44,6 +44,14 @@ expect_exit 0 $TDAT merge -q -o merged.dat $(cat pieces.txt)
 $TDAT report -i "$f" >want.txt
 assert_tc_report want.txt -i merged.dat
 expect_exit 0 $TDAT check-events -i "$f"
+# merged with itself into v6: the clock record goes back, nothing is
+# said to be dropped (it is tdat's own section, kept by the v6 writer)
+expect_exit 0 $TDAT merge --file-version 6 -o self6.dat "$f" "$f"
+assert_same "$f" self6.dat
+if grep -q 'section .* dropped' "$ERR"; then
+	cat "$ERR" >&2
+	fail "merge warned that v6 drops tdat's own clock records"
+fi
 
 step "a record that names no clock is kept, not refused"
 python3 - "$f" odd.dat <<'PY'
