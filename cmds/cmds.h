@@ -12,6 +12,7 @@
 #ifndef CMDS_H
 #define CMDS_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 int cmd_record(int argc, char **argv);
@@ -27,6 +28,10 @@ extern const char *cmd_name;	/* "convert"...: set by the applet */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int getopt_error(int c, char **argv, int optind);
 int same_file(const char *a, const char *b);
+/* A parser's one-line message into buf (cap bytes), through libfmt's
+ * constructor so that an argument's control characters cannot break the
+ * line. */
+void usage_vmsg(char *buf, size_t cap, const char *fmt, va_list ap);
 
 /*
  * The parsers that tests/unit calls directly.  Each fills its engine's

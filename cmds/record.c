@@ -68,15 +68,11 @@ static int bad(char *msg, size_t cap, const char *fmt, ...)
 
 static int bad(char *msg, size_t cap, const char *fmt, ...)
 {
-	struct tdat_error e;
 	va_list ap;
 
-	/* through libfmt's constructor: an argument's control characters
-	 * must not break the one-line message */
 	va_start(ap, fmt);
-	tdat_verrorf(&e, fmt, ap);
+	usage_vmsg(msg, cap, fmt, ap);
 	va_end(ap);
-	snprintf(msg, cap, "%s", e.msg);
 	return -1;
 }
 

@@ -135,15 +135,11 @@ static int bad(char *err, size_t cap, const char *fmt, ...)
 
 static int bad(char *err, size_t cap, const char *fmt, ...)
 {
-	struct tdat_error e;
 	va_list ap;
 
-	/* through libfmt's constructor: an argument's control characters
-	 * must not break the one-line message */
 	va_start(ap, fmt);
-	tdat_verrorf(&e, fmt, ap);
+	usage_vmsg(err, cap, fmt, ap);
 	va_end(ap);
-	snprintf(err, cap, "%s", e.msg);
 	return REPORT_ARGS_BAD;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cmds/cmds.h"
+#include "libfmt/tracedat.h"
 
 /* One applet runs per process: it sets this before parsing. */
 const char *cmd_name = "tdat";
@@ -43,4 +44,12 @@ int same_file(const char *a, const char *b)
 		return 1;
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
 	       sa.st_ino == sb.st_ino;
+}
+
+void usage_vmsg(char *buf, size_t cap, const char *fmt, va_list ap)
+{
+	struct tdat_error e;
+
+	tdat_verrorf(&e, fmt, ap);
+	snprintf(buf, cap, "%s", e.msg);
 }
