@@ -23,6 +23,10 @@ int cmd_restore(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_check_events(int argc, char **argv);
 
+/* cmds/memory.c: TDAT_MEMORY sets libfmt's memory budget; 0, or 2
+ * after one line on stderr when it is not a size. */
+int memory_from_env(void);
+
 /* cmds/usage.c: shared by the applets' option parsing. */
 extern const char *cmd_name;	/* "convert"...: set by the applet */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* bytes.c - the growable byte buffer of bytes.h. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "libfmt/bytes.h"
+#include "libfmt/internal.h"
 
 /* Smallest allocation of an appended-to buffer: avoids a realloc per
  * small append at the start. */
@@ -16,10 +18,29 @@ int tdat_bytes_reserve(struct tdat_bytes *b, size_t need)
 	if (need <= b->cap)
 		return 0;
 	p = realloc(b->data, need);
-	if (!p)
+	if (!p) {
+		errno = ENOMEM;
 		return -1;
+	}
 	b->data = p;
 	b->cap = need;
+	return 0;
+}
+
+int tdat_bytes_reserve_held(struct tdat_bytes *b, size_t need)
+{
+	size_t more;
+
+	if (need <= b->cap)
+		return 0;
+	more = need - b->held;
+	if (budget_take(more))
+		return -1;
+	if (tdat_bytes_reserve(b, need)) {
+		budget_give(more);
+		return -1;
+	}
+	b->held = need;
 	return 0;
 }
 
@@ -53,7 +74,9 @@ void tdat_bytes_reset(struct tdat_bytes *b)
 
 void tdat_bytes_free(struct tdat_bytes *b)
 {
+	if (b->held)
+		budget_give(b->held);
 	free(b->data);
 	b->data = NULL;
-	b->len = b->cap = 0;
+	b->len = b->cap = b->held = 0;
 }

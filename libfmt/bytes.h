@@ -15,11 +15,16 @@
 struct tdat_bytes {
 	uint8_t *data;		/* owned; NULL until something is added */
 	size_t len, cap;	/* bytes used, bytes allocated */
+	size_t held;		/* of cap, charged to the budget (budget.c) */
 };
 
 /* Room for at least need bytes in all (not need more): for scratch
  * buffers that are refilled whole.  len is unchanged. */
 int tdat_bytes_reserve(struct tdat_bytes *b, size_t need);
+/* The same for data whose size a file claims (decoded chunks, pages):
+ * the memory counts against the process's budget until freed.  -1 with
+ * errno E2BIG when it would pass the budget, ENOMEM when malloc fails. */
+int tdat_bytes_reserve_held(struct tdat_bytes *b, size_t need);
 /* Append n bytes of p (p may be NULL when n is 0), growing by doubling. */
 int tdat_bytes_add(struct tdat_bytes *b, const void *p, size_t n);
 /* Empty it, keeping the memory for reuse. */

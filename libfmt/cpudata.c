@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cpudata.c - streaming one CPU's pages, raw or from compressed chunks. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "libfmt/bytes.h"
@@ -36,6 +37,18 @@ static int fail_cpu(struct tdat_cpu_reader *r, uint64_t off,
 {
 	return tdat_fail(err, r->f->path, off, "buffer \"%s\" CPU %d: %s",
 			 r->buf_name, r->cpu, what);
+}
+
+/* A buffer for what the file claims could not be had: over the
+ * budget, or out of memory. */
+static int held_fail(struct tdat_cpu_reader *r, uint64_t off,
+		     struct tdat_error *err, const char *what, uint64_t n)
+{
+	char where[160];
+
+	snprintf(where, sizeof(where), "buffer \"%s\" CPU %d: %s", r->buf_name,
+		 r->cpu, what);
+	return tdat_budget_fail(err, r->f->path, off, where, n);
 }
 
 static int open_chunks(struct tdat_cpu_reader *r, const struct tdat_cpu *c,
@@ -130,8 +143,9 @@ static int fill_raw(struct tdat_cpu_reader *r, struct tdat_error *err)
 				 r->buf_name, r->cpu,
 				 (unsigned long long)(left - avail));
 	}
-	if (tdat_bytes_reserve(&r->win, n) ||
-	    fio_read_at(r->f, r->pos, r->win.data, n, "trace data", err))
+	if (tdat_bytes_reserve_held(&r->win, n))
+		return held_fail(r, r->pos, err, "trace data", n);
+	if (fio_read_at(r->f, r->pos, r->win.data, n, "trace data", err))
 		return -1;
 	r->win_offset = r->pos;
 	r->pos += n;
@@ -164,8 +178,8 @@ static int chunk_header(struct tdat_cpu_reader *r, uint32_t *csize,
 static int read_chunk_payload(struct tdat_cpu_reader *r, uint32_t csize,
 			      struct tdat_error *err)
 {
-	if (tdat_bytes_reserve(&r->cbuf, csize ? csize : 1))
-		return fail_cpu(r, r->chunk_off, err, "out of memory");
+	if (tdat_bytes_reserve_held(&r->cbuf, csize ? csize : 1))
+		return held_fail(r, r->chunk_off, err, "chunk", csize);
 	if (fio_read_at(r->f, r->chunk_off + 8, r->cbuf.data, csize, "chunk",
 			err))
 		return -1;
@@ -179,9 +193,10 @@ static int fill_compressed(struct tdat_cpu_reader *r, struct tdat_error *err)
 
 	if (got <= 0)
 		return got;
-	if (read_chunk_payload(r, csize, err) ||
-	    tdat_bytes_reserve(&r->win, usize ? usize : 1))
+	if (read_chunk_payload(r, csize, err))
 		return -1;
+	if (tdat_bytes_reserve_held(&r->win, usize ? usize : 1))
+		return held_fail(r, r->chunk_off, err, "chunk", usize);
 	if (codec_decompress(&r->codec, r->cbuf.data, csize, r->win.data,
 			     usize)) {
 		/* Its framing is intact: the next chunk can still be read. */
@@ -268,6 +283,12 @@ static int latency_chunks(struct tdat_cpu_reader *r, struct tdat_blob *out,
 			return -1;
 		}
 		/* Grown to the size only: the text may be near 1 GiB. */
+		if (!budget_fits(text.len + r->wlen)) {
+			held_fail(r, r->chunk_off, err, "latency text",
+				  text.len + r->wlen);
+			tdat_bytes_free(&text);
+			return -1;
+		}
 		if (text.len + r->wlen > TDAT_MAX_BLOB ||
 		    tdat_bytes_reserve(&text, text.len + r->wlen) ||
 		    tdat_bytes_add(&text, r->win.data, r->wlen)) {

@@ -21,6 +21,7 @@ static void format_error(struct tdat_error *err, const char *file,
 
 	if (!err)
 		return;
+	err->memory = 0;
 	if (!file)
 		file = "?";
 	if (has_off)

@@ -32,6 +32,8 @@ struct tdat_priv {
 	struct tdat_stored stored[TDAT_META_COUNT];
 	struct tdat_time_shift *guest;	/* TIME_SHIFT, parsed (timeshift.c) */
 	int nnotes;		/* what the reader worked around (tdat_note) */
+	uint64_t allowance;	/* file size given to the budget while open */
+	uint64_t meta_held;	/* decoded metadata charged to the budget */
 	char **notes;
 };
 
@@ -46,8 +48,25 @@ void timeshift_free(struct tdat_time_shift *t);
 /* read.c: add "FILE: offset OFF: what" to f's notes; -1 out of memory. */
 int file_note(struct tdat_file *f, uint64_t off, const char *what);
 
+/* read.c: n bytes of decoded metadata kept by f, charged to the budget
+ * until tdat_close; -1 with err (over the budget). */
+int file_hold_meta(struct tdat_file *f, size_t n, uint64_t off,
+		   struct tdat_error *err);
+
 /* read.c: a zeroed file with its private part (fd -1), or NULL. */
 struct tdat_file *file_alloc(void);
+
+/* ---- budget.c: decoded data held at once, for the whole process ---- */
+
+/* 1 if n more bytes fit now (a buffer about to be made and freed soon);
+ * 0 with errno E2BIG if not. */
+int budget_fits(uint64_t n);
+/* Charge n bytes held: 0, or -1 with errno E2BIG when over the limit. */
+int budget_take(uint64_t n);
+void budget_give(uint64_t n);
+/* An input of this size opened (its allowance added) or closed. */
+void budget_allow_input(uint64_t input_size);
+void budget_forget_input(uint64_t input_size);
 
 /* ---- endian.c ---- */
 

@@ -306,6 +306,15 @@ static int read_options_chain(struct tdat_file *f, uint64_t off,
 	return 0;
 }
 
+int file_hold_meta(struct tdat_file *f, size_t n, uint64_t off,
+		   struct tdat_error *err)
+{
+	if (budget_take(n))
+		return tdat_budget_fail(err, f->path, off, "metadata", n);
+	f->priv->meta_held += n;
+	return 0;
+}
+
 /* Size fields inside a part must agree with the section's length, or a
  * v6 copy of it would be unreadable. */
 int meta_check_v7(const struct tdat_file *f, int i, const struct tdat_blob *b,
@@ -342,7 +351,9 @@ static int read_v7_part(struct tdat_file *f, int i,
 	f->priv->meta_present[i] = 1;
 	if (!(flags & (TDAT_OPEN_KEEP_STORED | TDAT_OPEN_LAZY_META)) ||
 	    !(h->flags & SECTION_COMPRESSED) || f->codec == TDAT_CODEC_NONE) {
-		if (section_read_body(f, h, &f->meta[i], err))
+		if (section_read_body(f, h, &f->meta[i], err) ||
+		    ((h->flags & SECTION_COMPRESSED) &&
+		     file_hold_meta(f, f->meta[i].len, h->offset, err)))
 			return -1;
 		return meta_check_v7(f, i, &f->meta[i], h->offset,
 				     h->flags & SECTION_COMPRESSED, err);
@@ -358,7 +369,8 @@ static int read_v7_part(struct tdat_file *f, int i,
 	}
 	if (fio_read_blob(f, body, h->size, &s->bytes, "section body", err) ||
 	    block_decode(f, s->bytes.data, s->bytes.len, body, &f->meta[i],
-			 err))
+			 err) ||
+	    file_hold_meta(f, f->meta[i].len, h->offset, err))
 		return -1;
 	s->content = f->meta[i].data;
 	s->content_len = f->meta[i].len;
@@ -497,6 +509,8 @@ static struct tdat_file *open_file(const char *path, int all, unsigned flags,
 		goto fail;
 	}
 	f->file_size = (uint64_t)st.st_size;
+	f->priv->allowance = f->file_size;
+	budget_allow_input(f->file_size);
 	if (read_initial_header(f, err) ||
 	    (all && (f->version == 6 ? read_v6(f, err) :
 		     read_v7(f, flags, err))) ||
@@ -558,6 +572,8 @@ void tdat_close(struct tdat_file *f)
 
 	if (!f)
 		return;
+	budget_forget_input(f->priv->allowance);
+	budget_give(f->priv->meta_held);
 	timeshift_free(f->priv->guest);
 	for (i = 0; i < f->priv->nnotes; i++)
 		free(f->priv->notes[i]);

@@ -58,11 +58,12 @@ static int block_inflate(const struct tdat_file *f, const uint8_t *in,
 	struct codec_ctx x;
 	int r;
 
-	out->data = malloc(u ? u : 1);
+	out->data = budget_fits(u) ? malloc(u ? u : 1) : NULL;
 	out->len = u;
 	if (!out->data) {
 		out->len = 0;
-		return tdat_fail(err, f->path, off, "out of memory");
+		return tdat_budget_fail(err, f->path, off, "compressed block",
+					u);
 	}
 	codec_ctx_init(&x, f->codec, 0);
 	r = codec_decompress(&x, in, c, out->data, u);

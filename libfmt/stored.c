@@ -112,6 +112,10 @@ int tdat_meta_load(struct tdat_file *f, enum tdat_meta m,
 		return 0;
 	if (tdat_meta_decode(f, m, &b, err))
 		return -1;
+	if (file_hold_meta(f, b.len, s->offset, err)) {
+		tdat_blob_free(&b);
+		return -1;
+	}
 	f->meta[m] = b;
 	s->pending = 0;
 	s->content = b.data;

@@ -87,7 +87,7 @@ static int chunked_last(struct tdat_file *f, int buf, int idx, uint32_t ps,
 	if (r <= 0)
 		return r;
 	in = malloc(c.csize ? c.csize : 1);
-	out = malloc(c.usize);
+	out = budget_fits(c.usize) ? malloc(c.usize) : NULL;
 	codec_ctx_init(&x, f->codec, 0);
 	r = 0;
 	if (in && out && !tdat_chunk_read(&cw, &c, in, &ignored) &&

@@ -30,6 +30,8 @@
 
 struct tdat_error {
 	char msg[512];		/* "FILE: offset N: what is wrong" */
+	int memory;		/* 1: out of memory or over the budget, not
+				 * damage (tdat_budget_fail) */
 };
 
 /* Fill err (may be NULL) with a printf-style line, kept on one printable
@@ -49,6 +51,24 @@ int tdat_verrorf(struct tdat_error *err, const char *fmt, va_list ap)
 int tdat_vfail(struct tdat_error *err, const char *file, uint64_t off,
 	       const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
+
+/* ---- the memory budget ------------------------------------------------ */
+
+/*
+ * Decoded data held at once (metadata decompressed, chunk windows) is
+ * charged to one budget for the process: a base plus eight times the
+ * size of every input open.  A file claiming more gets an error, not
+ * gigabytes.  The base is 64 MiB unless set (applets: TDAT_MEMORY).
+ */
+#define TDAT_BUDGET_BASE (64ull << 20)
+void tdat_budget_set_base(uint64_t bytes);
+uint64_t tdat_budget_limit(void);
+uint64_t tdat_budget_held(void);
+/* After a budgeted allocation failed: "FILE: offset OFF: what: N MiB
+ * decoded would pass the memory budget (...)" when it was the budget
+ * (errno E2BIG), else "...: what: out of memory".  Returns -1. */
+int tdat_budget_fail(struct tdat_error *err, const char *path, uint64_t off,
+		     const char *what, uint64_t need);
 
 /* ---- small value types ----------------------------------------------- */
 

@@ -6,6 +6,7 @@
  * hands them back in order to chunk_sink; chunks compressed elsewhere are
  * checked and copied between them.
  */
+#include <errno.h>
 #include <string.h>
 #include "libfmt/writer.h"
 
@@ -132,8 +133,13 @@ static int check_chunk(struct tdat_writer *w, const void *data,
 	uint8_t *buf = writer_scratch(w, usize);
 	uint32_t at;
 
-	if (!buf)
-		return writer_oom(w, err);
+	if (!buf) {
+		chunk_bad(w, "", usize, errno == E2BIG ? "would pass the memory"
+			  " budget (TDAT_MEMORY raises it)" : "cannot be"
+			  " checked: out of memory", err);
+		err->memory = 1;
+		return -2;
+	}
 	if (codec_decompress(&w->cc, data, csize, buf, usize))
 		why = "does not decompress to the size it claims";
 	for (at = 0; !why && at < usize; at += wb->page_size)

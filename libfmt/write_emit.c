@@ -29,7 +29,7 @@ int writer_oom(struct tdat_writer *w, struct tdat_error *err)
 
 uint8_t *writer_scratch(struct tdat_writer *w, size_t n)
 {
-	return tdat_bytes_reserve(&w->scratch, n) ? NULL : w->scratch.data;
+	return tdat_bytes_reserve_held(&w->scratch, n) ? NULL : w->scratch.data;
 }
 
 /* ---- appending ---- */

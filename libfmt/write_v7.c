@@ -123,9 +123,9 @@ static uint8_t *unpack_extra(struct tdat_writer *w,
 			    " sizes", x->id);
 		return NULL;
 	}
-	buf = malloc(u ? u : 1);
+	buf = budget_fits(u) ? malloc(u ? u : 1) : NULL;
 	if (!buf) {
-		writer_oom(w, err);
+		tdat_budget_fail(err, w->meta->path, x->offset, "section", u);
 		return NULL;
 	}
 	codec_ctx_init(&in, w->meta->codec, 0);

@@ -73,6 +73,10 @@ static void list_applets(FILE *out)
 /* argv[0] of the applet is its own name, whatever path we came from. */
 static int run_applet(const struct applet *a, int argc, char **argv)
 {
+	int bad = memory_from_env();
+
+	if (bad)
+		return bad;
 	argv[0] = (char *)a->name;
 	return a->main(argc, argv);
 }

@@ -86,16 +86,23 @@ static int copy_pages(struct tdat_file *in, int buf, int idx,
 	return got == 0 ? 0 : -1;
 }
 
-/* The writer refused a chunk as corrupt: say where it is in the input. */
+/* The writer refused a chunk as corrupt, or could not hold it decoded:
+ * say where it is in the input. */
 static int bad_chunk(struct tdat_file *in, int buf, int idx, uint32_t k,
 		     uint64_t off, struct tdat_error *err)
 {
 	const struct tdat_buffer *b = &in->buffers[buf];
 
-	return tdat_fail(err, in->path, off, "buffer \"%s\" CPU %d: chunk %u"
-			 " is corrupt (it does not decompress to the whole,"
-			 " sane pages it claims)", b->name, b->cpus[idx].cpu,
-			 k);
+	if (!err->memory)
+		return tdat_fail(err, in->path, off, "buffer \"%s\" CPU %d:"
+				 " chunk %u is corrupt (it does not decompress"
+				 " to the whole, sane pages it claims)",
+				 b->name, b->cpus[idx].cpu, k);
+	tdat_fail(err, in->path, off, "buffer \"%s\" CPU %d: chunk %u cannot"
+		  " be held decoded: out of memory or over the memory budget"
+		  " (TDAT_MEMORY raises it)", b->name, b->cpus[idx].cpu, k);
+	err->memory = 1;
+	return -1;
 }
 
 static int put_chunk(struct tdat_file *in, int buf, int idx,

@@ -58,8 +58,9 @@ static int next_chunk_page(struct cpu_merge *c, struct head *h,
 	if (!h->usize || h->usize % c->ps)
 		return head_bad_page(c, h, "chunk does not hold whole pages",
 				     err);
-	if (tdat_bytes_reserve(&h->ubuf, h->usize))
-		return tdat_fail_nooff(err, h->f->path, "out of memory");
+	if (tdat_bytes_reserve_held(&h->ubuf, h->usize))
+		return tdat_budget_fail(err, h->f->path, h->off, "chunk",
+					h->usize);
 	if (tdat_chunk_decode(h->dec, h->cdata, h->csize, h->ubuf.data,
 			      h->usize, h->off, err))
 		return -1;

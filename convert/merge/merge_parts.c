@@ -32,7 +32,7 @@ int blob_equal(const struct tdat_blob *a, const struct tdat_blob *b)
 /* Append bytes to a growing blob. */
 int blob_add(struct tdat_blob *b, size_t *cap, const void *p, size_t n)
 {
-	struct tdat_bytes t = { b->data, b->len, *cap };
+	struct tdat_bytes t = { b->data, b->len, *cap, 0 };
 
 	if (tdat_bytes_add(&t, p, n))
 		return -1;

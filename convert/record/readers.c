@@ -265,7 +265,7 @@ struct readers *readers_start(const struct reader_spec *specs, int n,
 	}
 	return r;
 fail:
-	readers_stop(r, &(struct tdat_error){ "" });
+	readers_stop(r, &(struct tdat_error){ 0 });
 	readers_free(r);
 	return NULL;
 }

@@ -185,7 +185,7 @@ static int set_filter(struct rec_tracefs *t, const char *dir,
 {
 	struct tfs_names evs;
 	char file[PATH_MAX];
-	struct tdat_error first = { "" };
+	struct tdat_error first = { 0 };
 	int i, ok = 0;
 
 	if (event_dirs(dir, e, &evs, err))

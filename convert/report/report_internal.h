@@ -72,6 +72,7 @@ struct stream {
 	int nheap;
 	struct ts_adjust adjust[64];	/* per input */
 	int skipped;		/* pages or chunks that could not be read */
+	int memory_said;	/* memory-short errors (said only once) */
 	uint64_t nheld;		/* CPUs held so far */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;

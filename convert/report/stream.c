@@ -30,13 +30,16 @@ uint64_t ts_apply(const struct ts_adjust *a, int cpu, uint64_t ts)
 /* Damage of a hidden CPU (--cpu, run.c) is not reported: the CPU is
  * only read so that leaves can be told, and it just ends there. */
 static void warn(struct stream *s, const struct stream_cpu *c,
-		 const char *msg)
+		 const struct tdat_error *e)
 {
 	if (c && c->hidden)
 		return;
 	s->skipped++;
+	/* Memory is short for every CPU alike: said once is enough. */
+	if (e->memory && s->memory_said++)
+		return;
 	if (s->warn)
-		s->warn(s->warn_ctx, msg);
+		s->warn(s->warn_ctx, e->msg);
 }
 
 /* Load the next page that has a valid header; 0 at the end of the CPU. */
@@ -51,7 +54,7 @@ static int next_page(struct stream *s, struct stream_cpu *c)
 		if (got < 0) {
 			/* Said once; the reader goes on past a bad chunk
 			 * and ends the stream when nothing else is left. */
-			warn(s, c, err.msg);
+			warn(s, c, &err);
 			continue;
 		}
 		if (got == 0)
@@ -63,7 +66,7 @@ static int next_page(struct stream *s, struct stream_cpu *c)
 		tdat_fail(&err, c->f->path, c->page_offset, "buffer \"%s\""
 			  " CPU %d: page commit size exceeds the page; page"
 			  " skipped", c->f->buffers[c->buf].name, c->cpu);
-		warn(s, c, err.msg);
+		warn(s, c, &err);
 	}
 }
 
@@ -94,7 +97,7 @@ static void load_event(struct stream *s, struct stream_cpu *c)
 				  " offset %u; rest of page skipped",
 				  c->f->buffers[c->buf].name, c->cpu,
 				  c->it.pos);
-			warn(s, c, e.msg);
+			warn(s, c, &e);
 		}
 		c->in_page = 0;
 		c->missed = 0;
@@ -205,7 +208,7 @@ static int add_cpus(struct stream *s, struct tdat_file *f, int input,
 			continue;
 		c->r = tdat_cpu_open(f, buf, i, err);
 		if (!c->r) {
-			warn(s, c, err->msg);
+			warn(s, c, err);
 			continue;
 		}
 		s->ncpus++;

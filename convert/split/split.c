@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "convert/split/split.h"
+#include "libfmt/bytes.h"
 #include "libfmt/pagecut.h"
 #include "libfmt/chunkindex.h"
 #include "libfmt/metabuild.h"
@@ -134,7 +135,7 @@ static int stream_chunks(struct batch *b, struct tdat_error *err)
 	struct tdat_chunk_decoder *dec = tdat_chunk_decoder_new(b->in);
 	struct tdat_cpu_reader *r;
 	const uint8_t *data;
-	uint8_t *buf = NULL;
+	struct tdat_bytes buf = { 0 };
 	uint32_t cs, us, i;
 	uint64_t pg = 0;
 	int got, k, skip, rc = -1;
@@ -163,17 +164,16 @@ static int stream_chunks(struct batch *b, struct tdat_error *err)
 			if (got)
 				goto out;
 		} else if (!skip || k >= 0) {
-			uint8_t *nb = realloc(buf, us);
-
-			if (!nb) {
-				oom(b->in, err);
+			if (tdat_bytes_reserve_held(&buf, us)) {
+				tdat_budget_fail(err, b->in->path, off, "chunk", us);
 				goto out;
 			}
-			buf = nb;
-			if (tdat_chunk_decode(dec, data, cs, buf, us, off, err))
+			if (tdat_chunk_decode(dec, data, cs, buf.data, us, off,
+					      err))
 				goto out;
 			for (i = 0; i < n; i++)
-				if (route_page(b, pg + i, buf + (size_t)i * b->ps,
+				if (route_page(b, pg + i,
+					       buf.data + (size_t)i * b->ps,
 					       pg * b->ps + (uint64_t)i * b->ps,
 					       err))
 					goto out;
@@ -183,7 +183,7 @@ static int stream_chunks(struct batch *b, struct tdat_error *err)
 	}
 	rc = got < 0 ? -1 : flush_run(b, err);
 out:
-	free(buf);
+	tdat_bytes_free(&buf);
 	tdat_chunk_decoder_free(dec);
 	tdat_cpu_close(r);
 	return rc;

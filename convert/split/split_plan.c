@@ -126,8 +126,9 @@ static int next_chunk(struct walker *w, struct tdat_error *err)
 		tdat_bytes_free(&w->chunk);	/* done: give the memory back */
 		return got;
 	}
-	if (tdat_bytes_reserve(&w->chunk, c.usize))
-		return oom(w->in, err);
+	if (tdat_bytes_reserve_held(&w->chunk, c.usize))
+		return tdat_budget_fail(err, w->in->path, c.offset, "chunk",
+					c.usize);
 	if (tdat_chunk_decode(sh->dec, sh->cbuf, c.csize, w->chunk.data,
 			      c.usize, c.offset, err))
 		return -1;
