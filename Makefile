@@ -54,8 +54,11 @@ $(B)/tdat: $(MAIN_OBJ) $(CMD_OBJ) $(ENG_OBJ) $(LIBFMT)
 $(APPLETS:%=$(B)/%): | $(B)/tdat
 	ln -sf tdat $@
 
+# The allocation functions go through tests/unit/test_failalloc.c, which
+# makes each fail in turn.
+UNIT_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
 $(B)/unit-tests: $(UNIT_OBJ) $(CMD_OBJ) $(ENG_OBJ) $(LIBFMT)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcunit
+	$(CC) $(CFLAGS) $(LDFLAGS) $(UNIT_WRAP) -o $@ $^ $(LDLIBS) -lcunit
 
 # Test tools: small programs over libfmt that the e2e tests call.
 $(B)/tools/%: $(B)/obj/tests/tools/%.o $(LIBFMT)

@@ -123,7 +123,7 @@ static void test_cursor_reads(void)
 	static const uint8_t b[] = { 0x07, 0x02, 0x01, 0x04, 0x03, 0x02, 0x01,
 				     8, 7, 6, 5, 4, 3, 2, 1, 'a', 'b', 0,
 				     0, 'z' };
-	struct tdat_error err = { "" };
+	struct tdat_error err = { 0 };
 	struct cursor c;
 	uint8_t u8;
 	uint16_t u16;
