@@ -5,7 +5,8 @@
  * The unit-test binary is linked with --wrap for malloc, calloc, realloc,
  * strdup and strndup (Makefile), so the calls made by libfmt and the
  * engines come here first.  A job (open a fixture and read every page
- * and event; convert it to v7 zstd and to v6) is run once to count its
+ * and event; convert it to v7 zstd and to v6; merge it with another) is
+ * run once to count its
  * allocations, then once more for each of them with that one failing.
  * Each run must succeed or fail with a filled, printable one-line error
  * naming the input or the output; the sanitizers (make check-asan) catch
@@ -20,6 +21,7 @@
 #include <unistd.h>
 #include "tests/unit/units.h"
 #include "convert/copy/copy.h"
+#include "convert/merge/merge.h"
 #include "libfmt/tracedat.h"
 
 void *__real_malloc(size_t n);
@@ -99,16 +101,29 @@ static int read_all(struct tdat_file *f, struct tdat_error *err)
 struct job {
 	const char *fixture;
 	int version;		/* 0: only read; else convert to it */
+	const char *merge_with;	/* merge the two instead */
 };
+
+static int merge_job(const struct job *j, const char *out,
+		     struct tdat_error *err)
+{
+	struct merge_opts o = { .version = 7, .threads = 1 };
+	const char *in[2] = { fixture(j->fixture), fixture(j->merge_with) };
+
+	return merge_files(in, 2, out, &o, NULL, err);
+}
 
 static int run_job(const struct job *j, const char *out,
 		   struct tdat_error *err)
 {
 	struct convert_opts o = { .version = j->version, .threads = 1,
 				  .codec = TDAT_CODEC_ZSTD };
-	struct tdat_file *f = tdat_open(fixture(j->fixture), err);
+	struct tdat_file *f;
 	int r;
 
+	if (j->merge_with)
+		return merge_job(j, out, err);
+	f = tdat_open(fixture(j->fixture), err);
 	if (!f)
 		return -1;
 	r = j->version ? convert_file(f, out, &o, err) : read_all(f, err);
@@ -126,7 +141,8 @@ static void check_error(const struct job *j, long k, const char *out,
 	for (i = 0; ok && i < n; i++)
 		ok = (unsigned char)err->msg[i] >= 0x20 &&
 		     (unsigned char)err->msg[i] < 0x7f;
-	ok = ok && (strstr(err->msg, j->fixture) || strstr(err->msg, out));
+	ok = ok && (strstr(err->msg, j->fixture) || strstr(err->msg, out) ||
+		    (j->merge_with && strstr(err->msg, j->merge_with)));
 	if (!ok)
 		fprintf(stderr, "\n  %s, allocation %ld failing: bad error"
 			" \"%.80s\"\n", j->fixture, k, err->msg);
@@ -166,27 +182,35 @@ static void fail_each(const struct job *j)
 
 static void test_read_v6(void)
 {
-	fail_each(&(struct job){ "v6-sched-irq.dat", 0 });
+	fail_each(&(struct job){ "v6-sched-irq.dat", 0, NULL });
 }
 
 static void test_read_v7_zstd(void)
 {
-	fail_each(&(struct job){ "v7-zstd-2inst-irq-top-sched-inst1.dat", 0 });
+	fail_each(&(struct job){ "v7-zstd-2inst-irq-top-sched-inst1.dat", 0,
+				 NULL });
 }
 
 static void test_read_v7_zlib(void)
 {
-	fail_each(&(struct job){ "v7-zlib-sched-irq-tc34.dat", 0 });
+	fail_each(&(struct job){ "v7-zlib-sched-irq-tc34.dat", 0, NULL });
 }
 
 static void test_convert_v6_to_v7(void)
 {
-	fail_each(&(struct job){ "v6-2inst-irq-top-sched-inst1.dat", 7 });
+	fail_each(&(struct job){ "v6-2inst-irq-top-sched-inst1.dat", 7, NULL });
 }
 
 static void test_convert_v7_to_v6(void)
 {
-	fail_each(&(struct job){ "v7-zstd-2inst-irq-top-sched-inst1.dat", 6 });
+	fail_each(&(struct job){ "v7-zstd-2inst-irq-top-sched-inst1.dat", 6,
+				 NULL });
+}
+
+static void test_merge(void)
+{
+	fail_each(&(struct job){ "v7-zstd-sched-irq.dat", 0,
+				 "v7-zstd-markers-raw_syscalls.dat" });
 }
 
 void suite_failalloc(void)
@@ -202,4 +226,5 @@ void suite_failalloc(void)
 		    test_convert_v6_to_v7);
 	CU_add_test(s, "convert v7 to v6, each allocation failing",
 		    test_convert_v7_to_v6);
+	CU_add_test(s, "merge, each allocation failing", test_merge);
 }
