@@ -469,6 +469,47 @@ assert_lines 1 "$ERR"
 assert_grep '^tdat restore: magic0\.dat: offset 0: a trace.dat whose magic is damaged' "$ERR"
 assert_file_absent junk-out.dat
 
+step "salvage: a BUFFER option that cannot be read is searched past, the input named"
+# Its page size made 2^31: the output used to be named, with no offset.
+python3 - "$FIX/v7-zstd-sched-irq.dat" bigpage.dat <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+ne = d.index(0, 18); ve = d.index(0, ne + 1)
+o = struct.unpack_from('<Q', d, ve + 1)[0]
+pos = o + 16                    # the options chain, to the BUFFER option
+while True:
+    oid, osz = struct.unpack_from('<HI', d, pos)
+    if oid == 0:
+        pos = struct.unpack_from('<Q', d, pos + 6)[0] + 16
+        continue
+    if oid == 3:
+        p = d.index(0, pos + 14) + 1
+        p = d.index(0, p) + 1
+        struct.pack_into('<I', d, p, 0x80000000)
+        break
+    pos += 6 + osz
+open(sys.argv[2], 'wb').write(d)
+PY
+expect_exit 0 "$TDAT" restore -o bigpage-out.dat bigpage.dat
+assert_grep '^tdat restore: bigpage\.dat: offset [0-9]+: skipped: section 0: .*page size 2147483648 is not usable' "$ERR"
+! grep -q 'bigpage-out\.dat: buffer' "$ERR" || fail "the output is named: $(cat "$ERR")"
+trace-cmd report -i bigpage-out.dat >bigpage.txt
+subset "$FIX/v7-zstd-sched-irq.dat.report.txt" bigpage.txt || fail "invented events"
+[ "$(wc -l <bigpage.txt)" -gt 1000 ] || fail "too few events salvaged"
+
+step "salvage: nothing left to salvage is said with an offset"
+python3 - "$FIX/v6-sched-irq.dat" nodata.dat <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+fly = d.index(b'flyrecord\0')
+off = struct.unpack_from('<Q', d, fly + 10)[0]
+open(sys.argv[2], 'wb').write(d[:off + 100])
+PY
+expect_exit 1 "$TDAT" restore -q -o nodata-out.dat nodata.dat
+assert_lines 1 "$ERR"
+assert_grep '^tdat restore: nodata\.dat: offset [0-9]+: nothing to salvage' "$ERR"
+assert_file_absent nodata-out.dat
+
 step "inputs unchanged, no temporary files left"
 sum_inputs | cmp -s sums.before - || fail "an input was modified"
 left=$(find . -name '*.tmp*' -o -name '.*tdat*' -o -name '*.head-*' | head -n 3)
