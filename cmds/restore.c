@@ -4,6 +4,7 @@
  *
  *   restore -c [-o HEAD]            header-only file (sysmeta_header_only)
  *   restore [-i HEAD] [-o OUT] CPUFILE...   raw per-CPU files -> OUT
+ *                                  (a lone one only with -i)
  *   restore [-o OUT] OUT            a killed "record -o OUT": OUT.rec/
  *   restore -o OUT DAMAGED          salvage a damaged trace.dat
  *
@@ -39,7 +40,8 @@ static const char usage[] =
 "                      (without -i: from the running system)\n"
 "  -o FILE             output file (default trace.dat)\n"
 "  CPUFILE...          raw per-CPU page files for CPU 0, 1, ... (such as\n"
-"                      the trace.dat.cpuN left by a killed recorder)\n"
+"                      the trace.dat.cpuN left by a killed recorder);\n"
+"                      a lone one needs -i\n"
 "  DAMAGED             a truncated or corrupt trace.dat: keep every\n"
 "                      complete page and decodable chunk, and say what\n"
 "                      was dropped (buffer, CPU, offset, bytes) and what\n"
@@ -151,22 +153,6 @@ static void warn_line(void *ctx, const char *msg)
 
 /* ---- what the arguments name ---- */
 
-/* Starts with the trace.dat magic. */
-static int is_tracedat(const char *path)
-{
-	static const char magic[10] = "\x17\x08\x44tracing";
-	struct tdat_error ignored;
-	char b[10];
-	int fd = tdat_open_regular(path, &ignored), r;
-
-	if (fd < 0)
-		return 0;
-	r = read(fd, b, sizeof(b)) == (ssize_t)sizeof(b) &&
-	    !memcmp(b, magic, sizeof(b));
-	close(fd);
-	return r;
-}
-
 static int has_manifest(const char *dir)
 {
 	char path[4300];
@@ -247,16 +233,22 @@ static int cpu_files(const struct args *a, const struct convert_opts *o)
 {
 	const char *out = a->out ? a->out : "trace.dat";
 	struct tdat_error err;
-
 	int i;
 
 	if (!a->nfiles)
 		return usage_error("no CPU files given");
-	for (i = 0; i < a->nfiles; i++)
-		if (is_tracedat(a->files[i]))
+	/* Each one readable and not a trace.dat, before anything is
+	 * read from the running system. */
+	for (i = 0; i < a->nfiles; i++) {
+		int kind = restore_input_kind(a->files[i], &err);
+
+		if (kind < 0)
+			return failed(&err);
+		if (kind == RESTORE_TRACEDAT)
 			return usage_error("\"%s\" is a trace.dat, not a raw"
 					   " CPU file (to salvage it: restore -o"
 					   " NEW %s)", a->files[i], a->files[i]);
+	}
 	if (check_inputs(a, out))
 		return 2;
 	if (!a->head)
@@ -282,6 +274,38 @@ static int recording(const struct args *a, const char *rec, const char *out,
 	return 0;
 }
 
+/*
+ * A lone input that is not a trace.dat: one line saying what it is, and
+ * how to ask for raw per-CPU files (never taken for one unasked).  1 if
+ * so, 0 for a trace.dat.
+ */
+static int not_tracedat(const char *f, const char *rec)
+{
+	struct tdat_error err;
+	int kind;
+
+	if (is_dir(f)) {
+		fprintf(stderr, "tdat restore: %s: a directory without a"
+			" manifest, not a recording of tdat record\n", f);
+		return 1;
+	}
+	kind = restore_input_kind(f, &err);
+	if (kind == RESTORE_TRACEDAT)
+		return 0;
+	if (kind < 0)
+		return failed(&err);
+	if (kind == RESTORE_EMPTY) {
+		fprintf(stderr, "tdat restore: %s: offset 0: an empty file,"
+			" and there is no %s/: nothing to restore\n", f, rec);
+		return 1;
+	}
+	fprintf(stderr, "tdat restore: %s, and there is no %s/: to build a"
+		" trace from raw per-CPU ring-buffer files, give their header"
+		" with -i HEAD (restore -c makes one) and the CPU files\n",
+		err.msg, rec);
+	return 1;
+}
+
 static int one_file(const struct args *a, const struct convert_opts *o)
 {
 	const char *f = a->files[0];
@@ -297,12 +321,11 @@ static int one_file(const struct args *a, const struct convert_opts *o)
 		snprintf(out, sizeof(out), "%.*s", (int)(n - 4), f);
 		return recording(a, f, out, o);
 	}
-	if (!is_tracedat(f)) {
-		if (access(f, F_OK))
-			return usage_error("\"%s\" does not exist, and there is"
-					   " no %s/manifest", f, rec);
-		return cpu_files(a, o);		/* one raw CPU file */
-	}
+	if (access(f, F_OK))
+		return usage_error("\"%s\" does not exist, and there is no"
+				   " %s/manifest", f, rec);
+	if (not_tracedat(f, rec))
+		return 1;
 	if (!a->out)
 		return usage_error("\"%s\" is a trace.dat and there is no %s/:"
 				   " to salvage it, name a new output with -o",

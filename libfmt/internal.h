@@ -210,6 +210,8 @@ int options_parse_v7(struct tdat_file *f, const uint8_t *body, size_t len,
 int options_add(struct tdat_file *f, uint16_t id, uint32_t size,
 		const void *data);
 struct tdat_buffer *buffers_add(struct tdat_file *f);
+/* Buffer i gone from f, with what it holds; the later ones move up. */
+void buffers_drop(struct tdat_file *f, int i);
 
 /* ---- sections.c (v7) ---- */
 

@@ -46,6 +46,17 @@ struct tdat_buffer *buffers_add(struct tdat_file *f)
 	return b;
 }
 
+void buffers_drop(struct tdat_file *f, int i)
+{
+	struct tdat_buffer *b = &f->buffers[i];
+
+	free(b->name);
+	free(b->clock);
+	free(b->cpus);
+	memmove(b, b + 1, (size_t)(f->nbuffers - i - 1) * sizeof(*b));
+	f->nbuffers--;
+}
+
 static int oom(struct tdat_file *f, uint64_t off, struct tdat_error *err)
 {
 	return tdat_fail(err, f->path, off, "out of memory");

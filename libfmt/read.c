@@ -124,11 +124,7 @@ static int v6_skip_buffer(struct tdat_file *f, int i)
 		 " points at no \"flyrecord\" block: skipped", b->name);
 	if (file_note(f, b->section_offset, what))
 		return -1;
-	free(b->name);
-	free(b->clock);
-	free(b->cpus);
-	memmove(b, b + 1, (size_t)(f->nbuffers - i - 1) * sizeof(*b));
-	f->nbuffers--;
+	buffers_drop(f, i);
 	return 0;
 }
 

@@ -93,11 +93,7 @@ static int v6_data(struct tdat_file *f, uint64_t pos, struct tdat_salvage *s,
 			continue;
 		note(s, b->section_offset, "lost: instance \"%s\": its CPU"
 		     " table is gone (%s)", b->name, e2.msg);
-		free(b->name);
-		free(b->clock);
-		free(b->cpus);
-		memmove(b, b + 1, (size_t)(f->nbuffers - i - 1) * sizeof(*b));
-		f->nbuffers--;
+		buffers_drop(f, i);
 		i--;
 	}
 	return 0;
@@ -205,6 +201,7 @@ static int scan_v7(struct tdat_file *f, struct tdat_salvage *s,
 	struct tdat_error e2;
 	uint64_t pos, first = 0, headers = 0;
 	uint8_t b[SECTION_HEADER_SIZE];
+	int nbuf;
 
 	memset(&sink, 0, sizeof(sink));
 	if (v7_header(f, &first, err) || sections_scan(f, first, err))
@@ -235,9 +232,13 @@ static int scan_v7(struct tdat_file *f, struct tdat_salvage *s,
 						  SECTION_HEADER_SIZE));
 			break;
 		}
-		if (v7_section(f, &h, &sink, s, &e2))
+		nbuf = f->nbuffers;
+		if (v7_section(f, &h, &sink, s, &e2)) {
+			/* buffers it described in part are not described */
+			while (f->nbuffers > nbuf)
+				buffers_drop(f, f->nbuffers - 1);
 			note(s, pos, "skipped: section %u: %s", h.id, e2.msg);
-		else if (h.id == TDAT_META_FIRST)
+		} else if (h.id == TDAT_META_FIRST)
 			headers = pos;
 		pos += SECTION_HEADER_SIZE + h.size;
 	}

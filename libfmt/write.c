@@ -152,12 +152,7 @@ int tdat_writer_put_chunk(struct tdat_writer *w, const void *data,
 				   " an uncompressed file");
 	if (!wb->keep)
 		return 0;
-	if (!usize || usize % wb->page_size || usize > TDAT_MAX_CHUNK ||
-	    csize > codec_bound(w->codec, usize))
-		return writer_fail(w, err, "buffer \"%s\" CPU %d: chunk to copy"
-				   " has implausible sizes (%u compressed,"
-				   " %u)", wb->b->name, w->cpu->cpu, csize,
-				   usize);
+	/* sizes first: the input's, so -2 (chunks_copy) when wrong */
 	if (stream_start(w, err))
 		return -1;
 	return chunks_copy(w, data, csize, usize, err);

@@ -123,16 +123,32 @@ static int chunk_bad(struct tdat_writer *w, const char *kind, uint32_t usize,
 	return -2;
 }
 
+/* Sizes a chunk header of the input may not hold: why, or NULL. */
+static const char *sizes_why(struct tdat_writer *w, uint32_t csize,
+			     uint32_t usize)
+{
+	struct wbuf *wb = &w->bufs[w->cur];
+
+	if (!usize || usize % wb->page_size || usize > TDAT_MAX_CHUNK)
+		return "does not hold whole pages";
+	if (csize > codec_bound(w->codec, usize))
+		return "is larger than any compression of its pages";
+	return NULL;
+}
+
 /* A chunk to copy must hold sane pages: never pass on corrupt input. */
 static int check_chunk(struct tdat_writer *w, const void *data,
 		       uint32_t csize, uint32_t usize, struct tdat_error *err)
 {
 	struct wbuf *wb = &w->bufs[w->cur];
 	struct tdat_page_iter it;
-	const char *why = NULL;
-	uint8_t *buf = writer_scratch(w, usize);
+	const char *why = sizes_why(w, csize, usize);
+	uint8_t *buf;
 	uint32_t at;
 
+	if (why)
+		return chunk_bad(w, "", usize, why, err);
+	buf = writer_scratch(w, usize);
 	if (!buf) {
 		chunk_bad(w, "", usize, errno == E2BIG ? "would pass the memory"
 			  " budget (TDAT_MEMORY raises it)" : "cannot be"
@@ -189,13 +205,9 @@ int chunks_copy(struct tdat_writer *w, const void *data, uint32_t csize,
 static const char *stored_why(struct tdat_writer *w, const uint8_t *data,
 			      uint32_t csize, uint32_t usize)
 {
-	struct wbuf *wb = &w->bufs[w->cur];
+	const char *why = sizes_why(w, csize, usize);
 
-	if (!usize || usize % wb->page_size || usize > TDAT_MAX_CHUNK)
-		return "does not hold whole pages";
-	if (csize > codec_bound(w->codec, usize))
-		return "is larger than any compression of its pages";
-	return chunk_frame_check(w->codec, data, csize, usize);
+	return why ? why : chunk_frame_check(w->codec, data, csize, usize);
 }
 
 int chunks_put_stored(struct tdat_writer *w, const uint8_t *run, size_t len,

@@ -18,6 +18,10 @@ struct items {
 	struct item {
 		size_t off;	/* in b.data */
 		uint32_t len, hdr;	/* item bytes, of them header */
+		/* where it was read, for messages: the input, and the
+		 * file offset of the item (raw pages) or of its chunk */
+		int input, in_chunk;
+		uint64_t at;
 	} *it;
 	uint32_t n, cap;
 	struct tdat_bytes b;

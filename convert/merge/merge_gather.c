@@ -21,7 +21,7 @@
 #define GATHER_MAX (8u << 20)	/* bytes of events gathered at one ts */
 
 static int items_add(struct items *l, const uint8_t *item, uint32_t len,
-		     uint32_t hdr)
+		     uint32_t hdr, const struct item *from)
 {
 	if (l->n == l->cap) {
 		uint32_t cap = l->cap ? l->cap * 2 : 64;
@@ -34,6 +34,7 @@ static int items_add(struct items *l, const uint8_t *item, uint32_t len,
 	}
 	if (tdat_bytes_add(&l->b, item, len))
 		return -1;
+	l->it[l->n] = *from;
 	l->it[l->n].off = l->b.len - len;
 	l->it[l->n].len = len;
 	l->it[l->n++].hdr = hdr;
@@ -167,8 +168,12 @@ static int collect(struct cpu_merge *c, struct head *t, uint64_t ts,
 		   struct tdat_error *err)
 {
 	struct items *g = &c->g;
+	struct item from;
 	uint32_t len, hdr;
 
+	memset(&from, 0, sizeof(from));
+	from.input = t->s->input;
+	from.in_chunk = t->chunked;
 	g->n = 0;
 	tdat_bytes_reset(&g->b);
 	c->ngp = 0;
@@ -182,7 +187,9 @@ static int collect(struct cpu_merge *c, struct head *t, uint64_t ts,
 				dups_give_up(c->d);
 				break;
 			}
-			if (items_add(g, item, len, hdr))
+			from.at = t->chunked ? t->off :
+					       t->off + t->ioff[t->pos];
+			if (items_add(g, item, len, hdr, &from))
 				return tdat_fail_nooff(err, in_path(c, t),
 						       "out of memory");
 			t->pos++;
@@ -212,7 +219,7 @@ static int hold_kept(struct cpu_merge *c, struct head *t,
 			gpage_kept(c, &c->gp[p++], &m);
 		keep = c->gkeep[k];
 		if (keep && items_add(&c->held, g->b.data + g->it[k].off,
-				      g->it[k].len, g->it[k].hdr))
+				      g->it[k].len, g->it[k].hdr, &g->it[k]))
 			return tdat_fail_nooff(err, in_path(c, t),
 					       "out of memory");
 		m += keep;

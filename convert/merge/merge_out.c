@@ -129,6 +129,25 @@ int put_kept(struct cpu_merge *c, struct head *h, struct tdat_error *err)
 	}
 }
 
+/* A held event no page can take: where it was read, and why. */
+static int held_unfit(const struct cpu_merge *c, const struct item *it,
+		      struct tdat_error *err)
+{
+	const char *where = it->in_chunk ? " (in the chunk here)" : "";
+	unsigned long long ts = c->dts;
+
+	if (it->len % 4)
+		return tdat_fail(err, c->m->in[it->input].path, it->at,
+				 "buffer \"%s\" CPU %d: the event at %llu%s"
+				 " is %u bytes long, not whole 4-byte words:"
+				 " corrupt", c->bufname, c->cpu, ts, where,
+				 it->len);
+	return tdat_fail(err, c->m->in[it->input].path, it->at, "buffer"
+			 " \"%s\" CPU %d: the event at %llu%s (%u bytes) does"
+			 " not fit a page", c->bufname, c->cpu, ts, where,
+			 it->len);
+}
+
 /* The held events of other streams, after what was written. */
 int emit_held(struct cpu_merge *c, struct tdat_error *err)
 {
@@ -148,11 +167,7 @@ int emit_held(struct cpu_merge *c, struct tdat_error *err)
 			r = tdat_page_fill_item(f, &c->pf, c->held.b.data + it->off,
 						it->len, c->dts);
 			if (r < 0)
-				return tdat_errorf(err, "buffer \"%s\" CPU %d:"
-						   " an event at %llu does not"
-						   " fit a page", c->bufname,
-						   c->cpu, (unsigned long long)
-						   c->dts);
+				return held_unfit(c, it, err);
 			if (!r && pend_flush(c, err))
 				return -1;
 		} while (!r);

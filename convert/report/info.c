@@ -187,6 +187,7 @@ static int show_cpus(const struct report_opts *ro, int input,
 		qsort(order, (size_t)n, sizeof(*order), by_cpu);
 	for (i = 0; i < n; i++)
 		print_cpu(ro, &s, order[i], in_ns);
+	stream_tell(&s);
 	if (s.skipped)
 		ret = 1;
 	free(order);

@@ -74,8 +74,15 @@ struct stream {
 	int skipped;		/* pages or chunks that could not be read */
 	int memory_said;	/* memory-short errors (said only once) */
 	uint64_t nheld;		/* CPUs held so far */
+	/* Damage is told by stream_tell, one line per input: the place
+	 * found first in the file, and how many more were skipped. */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
+	struct stream_damage {
+		char msg[512];
+		uint64_t off;	/* in the file, UINT64_MAX if unknown */
+		int n;
+	} *damage;		/* per input; allocated on the first */
 };
 
 /* Add every CPU of buffer buf of file f, read as input number input. */
@@ -102,6 +109,8 @@ void stream_hold(struct stream *s, struct stream_cpu *c);
  * buffer holds no event (--align-ts). */
 int stream_first_ts(struct tdat_file *f, int buf, const struct ts_adjust *a,
 		    uint64_t *ts);
+/* The damage met so far to s->warn, one line per input, and forgotten. */
+void stream_tell(struct stream *s);
 void stream_free(struct stream *s);
 uint64_t ts_apply(const struct ts_adjust *a, int cpu, uint64_t ts);
 

@@ -132,6 +132,7 @@ out:
 		fprintf(stderr, "tdat report: write error on output\n");
 		ret = 1;
 	}
+	stream_tell(&s);
 	if (s.skipped)
 		ret = 1;
 	print_done(&p);

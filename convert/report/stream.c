@@ -27,19 +27,69 @@ uint64_t ts_apply(const struct ts_adjust *a, int cpu, uint64_t ts)
 	return tdat_ts_apply_cpu(&t, cpu, ts);
 }
 
-/* Damage of a hidden CPU (--cpu, run.c) is not reported: the CPU is
- * only read so that leaves can be told, and it just ends there. */
+/* The offset of a "PATH: offset N: ..." message, or UINT64_MAX. */
+static uint64_t msg_offset(const char *msg, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (strncmp(msg, path, n) || strncmp(msg + n, ": offset ", 9))
+		return UINT64_MAX;
+	return strtoull(msg + n + 9, NULL, 10);
+}
+
+/*
+ * Damage of a hidden CPU (--cpu, run.c) is not reported: the CPU is
+ * only read so that leaves can be told, and it just ends there.  Of an
+ * input's damage, the place first in the file is kept for stream_tell.
+ */
 static void warn(struct stream *s, const struct stream_cpu *c,
 		 const struct tdat_error *e)
 {
-	if (c && c->hidden)
+	struct stream_damage *d;
+	uint64_t off;
+
+	if (c->hidden)
 		return;
 	s->skipped++;
-	/* Memory is short for every CPU alike: said once is enough. */
-	if (e->memory && s->memory_said++)
+	if (!s->warn || c->input < 0 || c->input >= 64)
 		return;
-	if (s->warn)
-		s->warn(s->warn_ctx, e->msg);
+	/* Memory is short for every CPU alike, and it is no damage: said
+	 * at once, and once. */
+	if (e->memory) {
+		if (!s->memory_said++)
+			s->warn(s->warn_ctx, e->msg);
+		return;
+	}
+	if (!s->damage && !(s->damage = calloc(64, sizeof(*s->damage)))) {
+		s->warn(s->warn_ctx, e->msg);	/* told at once, then */
+		return;
+	}
+	d = &s->damage[c->input];
+	off = msg_offset(e->msg, c->f->path);
+	if (!d->n++ || off < d->off) {
+		snprintf(d->msg, sizeof(d->msg), "%s", e->msg);
+		d->off = off;
+	}
+}
+
+void stream_tell(struct stream *s)
+{
+	char line[600];
+	int k, more;
+
+	for (k = 0; s->damage && k < 64; k++) {
+		more = s->damage[k].n - 1;
+		if (more < 0)
+			continue;
+		if (more)
+			snprintf(line, sizeof(line), "%s; %d more damaged"
+				 " place%s skipped as well", s->damage[k].msg,
+				 more, more > 1 ? "s" : "");
+		else
+			snprintf(line, sizeof(line), "%s", s->damage[k].msg);
+		s->warn(s->warn_ctx, line);
+		s->damage[k].n = 0;
+	}
 }
 
 /* Load the next page that has a valid header; 0 at the end of the CPU. */
@@ -297,7 +347,9 @@ void stream_free(struct stream *s)
 	}
 	free(s->cpus);
 	free(s->heap);
+	free(s->damage);
 	s->cpus = NULL;
 	s->heap = NULL;
+	s->damage = NULL;
 	s->ncpus = s->nheap = 0;
 }

@@ -93,6 +93,10 @@ struct asm_meta {
 	char ***files;		/* per buffer: per CPU index, a path */
 	uint32_t cpus;		/* CPU count the manifest gives, at least */
 	int missing_ok;		/* a raw file that is not there is empty */
+	/* what the files held: pages kept, and the first file with bytes
+	 * dropped that were not empty pages (and how many in all) */
+	uint64_t kept, junk;
+	const char *junk_file;
 };
 
 static void asm_free(struct asm_meta *a)
@@ -242,7 +246,24 @@ static int put_stream(struct asm_meta *a, struct tdat_writer *w,
 	if (!r)
 		r = pf_flush(&pf, err);
 	pf_free(&pf);
+	a->kept += pf.kept;
+	if (pf.dropped_bytes > pf.empty * pf.page_size) {
+		a->junk += pf.dropped_bytes - pf.empty * pf.page_size;
+		if (!a->junk_file)
+			a->junk_file = path;
+	}
 	return r || tdat_writer_end_cpu(w, err) ? -1 : 0;
+}
+
+/* Files that hold bytes but not one page the kernel wrote are not raw
+ * CPU files: no trace is made of them. */
+static int nothing_kept(const struct asm_meta *a, struct tdat_error *err)
+{
+	if (a->kept || !a->junk)
+		return 0;
+	return tdat_fail(err, a->junk_file, 0, "nothing to restore: no page"
+			 " of the CPU files is a ring-buffer page (%llu bytes"
+			 " dropped)", (unsigned long long)a->junk);
 }
 
 static int asm_write(struct asm_meta *a, const struct tdat_file *head,
@@ -279,6 +300,10 @@ static int asm_write(struct asm_meta *a, const struct tdat_file *head,
 				return -1;
 			}
 	free(ids);
+	if (nothing_kept(a, err)) {
+		tdat_writer_abort(w);
+		return -1;
+	}
 	return tdat_writer_close(w, err);
 }
 

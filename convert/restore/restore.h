@@ -32,4 +32,13 @@ int assemble_recording(const char *recdir, const char *out,
 int salvage_file(const char *in, const char *out,
 		 const struct convert_opts *o, struct tdat_error *err);
 
+/*
+ * What the file path starts with (input_check.c): RESTORE_TRACEDAT (the
+ * trace.dat magic), RESTORE_EMPTY (no byte), RESTORE_OTHER (anything
+ * else: err then says what it starts with, at offset 0), or -1 with err
+ * if it cannot be read or is a trace.dat whose magic is damaged.
+ */
+enum { RESTORE_TRACEDAT, RESTORE_EMPTY, RESTORE_OTHER };
+int restore_input_kind(const char *path, struct tdat_error *err);
+
 #endif

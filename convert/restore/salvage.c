@@ -169,6 +169,28 @@ static int make_plans(struct salvage *sv, struct tdat_error *err)
 	return writer_meta(sv, n, err);
 }
 
+/*
+ * Nothing kept: said at the first stream's start, or at the end of the
+ * file when there was no stream to read.
+ */
+static int nothing_kept(struct salvage *sv, struct tdat_error *err)
+{
+	uint64_t at = UINT64_MAX;
+	int b, i;
+
+	for (b = 0; b < sv->nbufs; b++)
+		for (i = 0; i < sv->plans[b].nstreams; i++)
+			if (sv->plans[b].streams[i].start < at)
+				at = sv->plans[b].streams[i].start;
+	if (at == UINT64_MAX)
+		return tdat_fail(err, sv->path, sv->f->file_size, "nothing to"
+				 " salvage: no stream of trace data is described"
+				 " or found before the end of the file");
+	return tdat_fail(err, sv->path, at, "nothing to salvage: no"
+			 " complete page of trace data survives (%llu bytes"
+			 " dropped)", (unsigned long long)sv->dropped);
+}
+
 static int write_out(struct salvage *sv, const char *out,
 		     struct tdat_error *err)
 {
@@ -194,10 +216,7 @@ static int write_out(struct salvage *sv, const char *out,
 			r = sv_copy_stream(sv, w, b, &sv->plans[b].streams[i], err);
 	}
 	if (!r && !sv->pages && !(sv->nbufs && sv->plans[0].latency))
-		r = tdat_fail_nooff(err, sv->path, "nothing to salvage: no"
-				    " complete page of trace data survives"
-				    " (%llu bytes dropped)",
-				    (unsigned long long)sv->dropped);
+		r = nothing_kept(sv, err);
 	if (r) {
 		tdat_writer_abort(w);
 		return -1;

@@ -62,6 +62,8 @@ struct walker {
 	struct tdat_bytes chunk;	/* decoded (scratch) */
 	uint32_t clen, cpos;	/* decoded bytes, next page in them */
 	uint64_t upos;		/* stream byte of chunk[0] */
+	uint64_t coff;		/* file offset of the chunk */
+	uint64_t page_off;	/* of the page in the file, or of its chunk */
 	int done;
 	struct tdat_event cur;	/* the next event, when !done */
 	uint64_t ts;		/* its adjusted time */
@@ -133,12 +135,14 @@ static int next_chunk(struct walker *w, struct tdat_error *err)
 			      c.usize, c.offset, err))
 		return -1;
 	w->upos += w->clen;
+	w->coff = c.offset;
 	w->clen = c.usize;
 	w->cpos = 0;
 	return 1;
 }
 
-/* w's next page: 1 with it and its offset, 0 at the end, -1 on error. */
+/* w's next page: 1 with it and its file offset (a compressed stream's:
+ * its chunk's), 0 at the end, -1 on error. */
 static int walk_page(struct walker *w, const uint8_t **page, uint64_t *off,
 		     struct tdat_error *err)
 {
@@ -149,7 +153,7 @@ static int walk_page(struct walker *w, const uint8_t **page, uint64_t *off,
 			if ((got = next_chunk(w, err)) <= 0)
 				return got;
 		*page = w->chunk.data + w->cpos;
-		*off = w->upos + w->cpos;	/* in the uncompressed stream */
+		*off = w->coff;
 		w->cpos += w->page_size;
 		return 1;
 	}
@@ -160,6 +164,22 @@ static int walk_page(struct walker *w, const uint8_t **page, uint64_t *off,
 		got = w->r ? tdat_cpu_next_page(w->r, page, off, err) : 0;
 	}
 	return got;
+}
+
+/* w's current page is broken at byte pos of it: where in the file (a
+ * compressed stream's page: its chunk, and which page), and what. */
+static int bad_page(const struct walker *w, const char *what, uint32_t pos,
+		    struct tdat_error *err)
+{
+	const struct tdat_buffer *b = &w->in->buffers[w->buf];
+
+	if (w->compressed)
+		return tdat_fail(err, w->in->path, w->page_off, "buffer \"%s\""
+				 " CPU %d: %s (byte %u of page %u of the"
+				 " chunk here)", b->name, b->cpus[w->idx].cpu,
+				 what, pos, w->cpos / w->page_size - 1);
+	return tdat_fail(err, w->in->path, w->page_off + pos, "buffer \"%s\""
+			 " CPU %d: %s", b->name, b->cpus[w->idx].cpu, what);
 }
 
 /* Step to the next event: 1, 0 at the end of the stream, -1 on error. */
@@ -182,14 +202,9 @@ static int walk_next(struct tdat_file *in, struct walker *w,
 				w->at.ev = w->ev++;
 				return 1;
 			}
-			if (got < 0) {
-				return tdat_fail_nooff(err, in->path, "page"
-						       " %llu of a CPU stream"
-						       " has a corrupt event"
-						       " at byte %u",
-						       (unsigned long long)
-						       w->page, w->it.pos);
-			}
+			if (got < 0)
+				return bad_page(w, "a corrupt event in the"
+						" page", w->it.pos, err);
 			w->page++;
 		}
 		got = walk_page(w, &page, &off, err);
@@ -200,10 +215,10 @@ static int walk_next(struct tdat_file *in, struct walker *w,
 			w->at.ev = 0;
 			return got;
 		}
-		if (tdat_page_iter_init(&w->it, in, page, w->page_size)) {
-			return tdat_fail(err, in->path, off, "page commit is"
-					 " larger than the page");
-		}
+		w->page_off = off;
+		if (tdat_page_iter_init(&w->it, in, page, w->page_size))
+			return bad_page(w, "a page whose commit is larger than"
+					" the page", 8, err);
 		w->have_page = 1;
 		w->ev = 0;
 	}

@@ -3,7 +3,8 @@
 # report on damaged data: a chunk that does not decompress is named once
 # on stderr (file, buffer, CPU, offset), its pages are skipped, and every
 # other event still prints, in order; the exit status says something was
-# skipped.  (trace-cmd stops or prints nothing on such files.)
+# skipped.  (trace-cmd stops or prints nothing on such files.)  A damaged
+# input is one line however many places are skipped (a cut v6 file).
 . "$E2E/lib.sh"
 in=$FIX/v7-zstd-markers-raw_syscalls.dat
 
@@ -41,3 +42,24 @@ awk 'BEGIN { n = 0; i = 0 }
 last0=$(grep '\[000\]' full.txt | tail -n 1)
 grep -qxF -- "$last0" out.txt || fail "CPU 0's events after the bad chunk are missing"
 echo "damaged chunk skipped, $got of $full lines kept"
+
+# A v6 file cut inside CPU 0's data: both CPUs run past its end, and
+# that is one line (it was one per CPU), at the first place in the file.
+v6=$FIX/v6-sched-irq.dat
+cut=$(python3 - "$v6" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+fly = d.index(b'flyrecord\0')
+print(struct.unpack_from('<Q', d, fly + 10)[0] + 4096)
+PY
+)
+head -c "$cut" "$v6" >cut6.dat
+set +e
+$TDAT report -i cut6.dat >out6.txt 2>err6.txt
+rc=$?
+set -e
+assert_eq 1 "$rc" "exit status of a cut v6 file"
+assert_lines 1 err6.txt
+assert_grep "^tdat report: cut6\.dat: offset $cut: buffer \"\" CPU 0: data runs past the end of the file .*; 1 more damaged place skipped as well$" err6.txt
+[ -s out6.txt ] || fail "nothing printed of the pages before the cut"
+echo "cut v6 file: one line"

@@ -417,6 +417,99 @@ assert_file_absent x.dat
 expect_exit 2 "$TDAT" restore -o "$PWD/cut7.dat" cut7.dat
 assert_grep 'is the input' "$ERR"
 
+step "a lone input that is not a trace.dat or a recording: refused, one line"
+# Each of these once became a 7 MB "trace" of this machine's tracefs
+# metadata and no event (taken for one raw CPU file), exit 0.
+cp "$FIX/v6-sched-irq.dat" magic0.dat
+printf '\030' | dd of=magic0.dat bs=1 conv=notrunc status=none
+cp "$FIX/v7-zstd-sched-irq.dat" magic5.dat
+printf 'A' | dd of=magic5.dat bs=1 seek=5 conv=notrunc status=none
+: >empty.dat
+printf 'hello\n' >text.txt
+mkdir plain.dir
+for f in magic0.dat magic5.dat empty.dat text.txt /proc/self/status plain.dir; do
+	case $f in
+	magic0.dat) want='offset 0: a trace.dat whose magic is damaged' ;;
+	magic5.dat) want='offset 5: a trace.dat whose magic is damaged \(17 08 44 74 72 41 .*salvage' ;;
+	empty.dat) want='offset 0: an empty file' ;;
+	plain.dir) want='a directory without a manifest' ;;
+	*) want='offset 0: not a trace.dat file .*give their header with -i HEAD' ;;
+	esac
+	for o in "" "-o lone.dat"; do
+		rm -f trace.dat lone.dat
+		# shellcheck disable=SC2086
+		expect_exit 1 "$TDAT" restore $o "$f"
+		assert_lines 1 "$ERR"
+		grep -qF "tdat restore: $f: " "$ERR" || fail "$f: the error does not name it: $(cat "$ERR")"
+		assert_grep "$want" "$ERR"
+		! grep -q '/sys/' "$ERR" || fail "$f: the error names tracefs: $(cat "$ERR")"
+		assert_file_absent trace.dat
+		assert_file_absent lone.dat
+	done
+done
+if command -v strace >/dev/null &&
+   strace -f -e trace=open,openat -o st.txt true 2>/dev/null; then
+	for f in text.txt magic0.dat; do
+		strace -f -e trace=open,openat -o st.txt "$TDAT" restore "$f" 2>/dev/null || true
+		! grep -Eq 'kernel/(debug/)?tracing' st.txt || fail "restore $f read tracefs"
+	done
+fi
+
+step "raw CPU files: a lone one with -i; bytes that are no kernel page make no trace"
+"$MKREC" --head "$FIX/crashed/restored.dat" head.dat
+expect_exit 0 "$TDAT" restore -i head.dat -o one.dat "$FIX/crashed/trace.dat.cpu0"
+grep '\[000\]' "$FIX/crashed/restored.dat.report.txt" >want0.txt
+trace-cmd report -i one.dat | grep '\[000\]' | cmp -s - want0.txt || fail "CPU 0 alone differs"
+expect_exit 1 "$TDAT" restore -q -i head.dat -o junk-out.dat text.txt /proc/self/status
+assert_lines 1 "$ERR"
+assert_grep '^tdat restore: text\.txt: offset 0: nothing to restore: no page of the CPU files is a ring-buffer page' "$ERR"
+assert_file_absent junk-out.dat
+expect_exit 1 "$TDAT" restore -q -o junk-out.dat "$FIX/crashed/trace.dat.cpu0" magic0.dat
+assert_lines 1 "$ERR"
+assert_grep '^tdat restore: magic0\.dat: offset 0: a trace.dat whose magic is damaged' "$ERR"
+assert_file_absent junk-out.dat
+
+step "salvage: a BUFFER option that cannot be read is searched past, the input named"
+# Its page size made 2^31: the output used to be named, with no offset.
+python3 - "$FIX/v7-zstd-sched-irq.dat" bigpage.dat <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+ne = d.index(0, 18); ve = d.index(0, ne + 1)
+o = struct.unpack_from('<Q', d, ve + 1)[0]
+pos = o + 16                    # the options chain, to the BUFFER option
+while True:
+    oid, osz = struct.unpack_from('<HI', d, pos)
+    if oid == 0:
+        pos = struct.unpack_from('<Q', d, pos + 6)[0] + 16
+        continue
+    if oid == 3:
+        p = d.index(0, pos + 14) + 1
+        p = d.index(0, p) + 1
+        struct.pack_into('<I', d, p, 0x80000000)
+        break
+    pos += 6 + osz
+open(sys.argv[2], 'wb').write(d)
+PY
+expect_exit 0 "$TDAT" restore -o bigpage-out.dat bigpage.dat
+assert_grep '^tdat restore: bigpage\.dat: offset [0-9]+: skipped: section 0: .*page size 2147483648 is not usable' "$ERR"
+! grep -q 'bigpage-out\.dat: buffer' "$ERR" || fail "the output is named: $(cat "$ERR")"
+trace-cmd report -i bigpage-out.dat >bigpage.txt
+subset "$FIX/v7-zstd-sched-irq.dat.report.txt" bigpage.txt || fail "invented events"
+[ "$(wc -l <bigpage.txt)" -gt 1000 ] || fail "too few events salvaged"
+
+step "salvage: nothing left to salvage is said with an offset"
+python3 - "$FIX/v6-sched-irq.dat" nodata.dat <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+fly = d.index(b'flyrecord\0')
+off = struct.unpack_from('<Q', d, fly + 10)[0]
+open(sys.argv[2], 'wb').write(d[:off + 100])
+PY
+expect_exit 1 "$TDAT" restore -q -o nodata-out.dat nodata.dat
+assert_lines 1 "$ERR"
+assert_grep '^tdat restore: nodata\.dat: offset [0-9]+: nothing to salvage' "$ERR"
+assert_file_absent nodata-out.dat
+
 step "inputs unchanged, no temporary files left"
 sum_inputs | cmp -s sums.before - || fail "an input was modified"
 left=$(find . -name '*.tmp*' -o -name '.*tdat*' -o -name '*.head-*' | head -n 3)

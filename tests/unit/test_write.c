@@ -959,7 +959,7 @@ static void test_corrupt_chunk(void)
 	r = tdat_cpu_open(f, 0, 0, &err);
 	CU_ASSERT_FATAL(r != NULL);
 	CU_ASSERT_FATAL(tdat_cpu_next_chunk(r, &d, &cs, &us, &err) == 1);
-	bad = malloc(cs);
+	bad = calloc(1, cs + 3 * 4096);	/* room for the sizes below */
 	memcpy(bad, d, cs);
 	w = tdat_writer_open(tmp("c.dat"), f, &o, &err);
 	CU_ASSERT_FATAL(w != NULL);
@@ -968,6 +968,21 @@ static void test_corrupt_chunk(void)
 	CU_ASSERT_EQUAL(tdat_writer_put_chunk(w, bad, cs, us + 4096, &err), -2);
 	CU_ASSERT(strstr(err.msg, "does not decompress") != NULL);
 	CU_ASSERT(strstr(err.msg, "v7-zstd-sched-irq.dat") != NULL);
+	tdat_writer_abort(w);
+	/* sizes no chunk can have are the input's fault too: -2, so the
+	 * caller names the input and where the chunk is */
+	w = tdat_writer_open(tmp("c.dat"), f, &o, &err);
+	CU_ASSERT_FATAL(w != NULL);
+	CU_ASSERT_FATAL(tdat_writer_begin_cpu(w, 0, 0, &err) == 0);
+	CU_ASSERT_EQUAL(tdat_writer_put_chunk(w, bad, cs, 0, &err), -2);
+	CU_ASSERT(strstr(err.msg, "whole pages") != NULL);
+	tdat_writer_abort(w);
+	w = tdat_writer_open(tmp("c.dat"), f, &o, &err);
+	CU_ASSERT_FATAL(w != NULL);
+	CU_ASSERT_FATAL(tdat_writer_begin_cpu(w, 0, 0, &err) == 0);
+	CU_ASSERT_EQUAL(tdat_writer_put_chunk(w, bad, 3 * 4096, 4096, &err),
+			-2);
+	CU_ASSERT(strstr(err.msg, "larger than any compression") != NULL);
 	tdat_writer_abort(w);
 	w = tdat_writer_open(tmp("c.dat"), f, &o, &err);
 	CU_ASSERT_FATAL(w != NULL);
