@@ -21,6 +21,7 @@
 #include "cmds/outopts.h"
 #include "convert/restore/restore.h"
 #include "convert/tracefs/sysmeta.h"
+#include "libfmt/outputs.h"
 #include "libfmt/tracedat.h"
 
 static const char usage[] =
@@ -202,7 +203,7 @@ static int create_head(const struct args *a)
 	if (a->opts.version)
 		codec = o.codec;
 	if (sysmeta_header_only(out, a->opts.version ? a->opts.version : 7,
-			       codec, a->tracing_dir, a->kallsyms, &err))
+			       codec, a->tracing_dir, a->kallsyms, 0, &err))
 		return failed(&err);
 	return 0;
 }
@@ -229,17 +230,18 @@ static int assemble_local(const struct args *a, const char *out,
 	struct tdat_error err;
 	int r;
 
+	/* a scratch file: removed at the end, or by a signal */
 	snprintf(head, sizeof(head), "%s.head-%ld", out, (long)getpid());
 	if (sysmeta_header_only(head, o->version ? o->version : 7,
 			       o->version ? o->codec : TDAT_CODEC_NONE, NULL,
-			       NULL, &err)) {
+			       NULL, 1, &err)) {
 		fprintf(stderr, "tdat restore: no -i HEAD given, and the"
 			" running system's metadata cannot be read: %s\n",
 			err.msg);
 		return 1;
 	}
 	r = assemble_cpu_files(head, a->files, a->nfiles, out, o, &err);
-	unlink(head);
+	tdat_outputs_drop();
 	return r ? failed(&err) : 0;
 }
 
@@ -321,6 +323,7 @@ int cmd_restore(int argc, char **argv)
 	int r;
 
 	cmd_name = "restore";
+	discard_outputs_on_signals();
 	r = parse_args(&a, argc, argv);
 	if (r)
 		return r == 1 ? 0 : r;
