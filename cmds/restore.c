@@ -53,8 +53,8 @@ static const char usage[] =
 "  -h, --help          show this help\n"
 "\n"
 "Pages the kernel never filled, cut short or corrupt are dropped, one\n"
-"line each on stderr.  The input is never modified; the output is\n"
-"written under a temporary name and renamed when complete.\n";
+"line each on stderr.  The input is never modified; the output appears\n"
+"only when complete.\n";
 
 static const struct option long_opts[] = {
 	{ "file-version", required_argument, NULL, OPT_VERSION },
