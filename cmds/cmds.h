@@ -32,6 +32,11 @@ extern const char *cmd_name;	/* "convert"...: set by the applet */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int getopt_error(int c, char **argv, int optind);
 int same_file(const char *a, const char *b);
+/* cmds/signals.c: SIGINT, SIGTERM and SIGHUP remove the outputs not
+ * final yet (libfmt/outputs.h) and end the applet as before.  For the
+ * applets that write trace.dat files (record takes those signals
+ * itself). */
+void discard_outputs_on_signals(void);
 /* A parser's one-line message into buf (cap bytes), through libfmt's
  * constructor so that an argument's control characters cannot break the
  * line. */

@@ -125,6 +125,7 @@ int cmd_convert(int argc, char **argv)
 	int r;
 
 	cmd_name = "convert";
+	discard_outputs_on_signals();
 	r = parse_args(&a, argc, argv);
 	if (r)
 		return r == 1 ? 0 : r;

@@ -162,6 +162,7 @@ int cmd_merge(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 128 << 20);
 	cmd_name = "merge";
+	discard_outputs_on_signals();
 	memset(&o, 0, sizeof(o));
 	r = parse_args(&a, argc, argv);
 	if (!r && pick_codec(&a, &o))

@@ -22,6 +22,7 @@
 #include "cmds/outopts.h"
 #include "convert/restore/restore.h"
 #include "convert/tracefs/sysmeta.h"
+#include "libfmt/outputs.h"
 #include "libfmt/tracedat.h"
 
 static const char usage[] =
@@ -54,8 +55,8 @@ static const char usage[] =
 "  -h, --help          show this help\n"
 "\n"
 "Pages the kernel never filled, cut short or corrupt are dropped, one\n"
-"line each on stderr.  The input is never modified; the output is\n"
-"written under a temporary name and renamed when complete.\n";
+"line each on stderr.  The input is never modified; the output appears\n"
+"only when complete.\n";
 
 static const struct option long_opts[] = {
 	{ "file-version", required_argument, NULL, OPT_VERSION },
@@ -188,7 +189,7 @@ static int create_head(const struct args *a)
 	if (a->opts.version)
 		codec = o.codec;
 	if (sysmeta_header_only(out, a->opts.version ? a->opts.version : 7,
-			       codec, a->tracing_dir, a->kallsyms, &err))
+			       codec, a->tracing_dir, a->kallsyms, 0, &err))
 		return failed(&err);
 	return 0;
 }
@@ -215,17 +216,18 @@ static int assemble_local(const struct args *a, const char *out,
 	struct tdat_error err;
 	int r;
 
+	/* a scratch file: removed at the end, or by a signal */
 	snprintf(head, sizeof(head), "%s.head-%ld", out, (long)getpid());
 	if (sysmeta_header_only(head, o->version ? o->version : 7,
 			       o->version ? o->codec : TDAT_CODEC_NONE, NULL,
-			       NULL, &err)) {
+			       NULL, 1, &err)) {
 		fprintf(stderr, "tdat restore: no -i HEAD given, and the"
 			" running system's metadata cannot be read: %s\n",
 			err.msg);
 		return 1;
 	}
 	r = assemble_cpu_files(head, a->files, a->nfiles, out, o, &err);
-	unlink(head);
+	tdat_outputs_drop();
 	return r ? failed(&err) : 0;
 }
 
@@ -344,6 +346,7 @@ int cmd_restore(int argc, char **argv)
 	int r;
 
 	cmd_name = "restore";
+	discard_outputs_on_signals();
 	r = parse_args(&a, argc, argv);
 	if (r)
 		return r == 1 ? 0 : r;

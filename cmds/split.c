@@ -423,6 +423,7 @@ int cmd_split(int argc, char **argv)
 	int r;
 
 	cmd_name = "split";
+	discard_outputs_on_signals();
 	r = parse_args(&a, argc, argv);
 	if (r) {
 		free(a.picks);

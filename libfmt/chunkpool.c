@@ -113,13 +113,17 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* Workers start with every signal blocked (they inherit the mask): the
+ * application's handlers run on its own threads (outputs.h). */
 static int start_workers(struct chunkpool *p)
 {
+	sigset_t old;
 	int i;
 
 	p->threads = calloc((size_t)p->nthreads, sizeof(*p->threads));
 	if (!p->threads)
 		return -1;
+	outreg_block(&old);
 	for (i = 0; i < p->nthreads; i++) {
 		struct worker_arg *a = malloc(sizeof(*a));
 
@@ -132,6 +136,7 @@ static int start_workers(struct chunkpool *p)
 			break;
 		}
 	}
+	outreg_unblock(&old);
 	p->nthreads = i;	/* fewer workers are still fine */
 	return i ? 0 : -1;
 }

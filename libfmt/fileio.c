@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* fileio.c - reading input at offsets, and outputs that appear atomically. */
+/* fileio.c - reading input at offsets (outputs: outfile.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -83,122 +83,6 @@ int tdat_blob_dup(struct tdat_blob *dst, const void *p, size_t n)
 	memcpy(dst->data, p, n);
 	dst->len = n;
 	return 0;
-}
-
-/* ---- outputs ---- */
-
-int out_open(struct outfile *o, const char *path, struct tdat_error *err)
-{
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	size_t len = strlen(path) + 32;
-
-	memset(o, 0, sizeof(*o));
-	o->fd = -1;
-	o->path = strdup(path);
-	o->tmp = malloc(len);
-	if (!o->path || !o->tmp) {
-		out_abort(o);
-		return tdat_fail_nooff(err, path, "out of memory");
-	}
-	/* ".NAME.tmp-PID" beside the target, so rename() stays in one fs. */
-	snprintf(o->tmp, len, "%.*s.%s.tmp-%ld", (int)dirlen, path,
-		 path + dirlen, (long)getpid());
-	o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (o->fd < 0) {
-		int e = errno;
-
-		free(o->tmp);
-		o->tmp = NULL;
-		out_abort(o);
-		return tdat_fail_nooff(err, path, "cannot create: %s",
-				       strerror(e));
-	}
-	return 0;
-}
-
-int out_pwrite(struct outfile *o, uint64_t off, const void *p, size_t n,
-	       struct tdat_error *err)
-{
-	const uint8_t *b = p;
-	size_t done = 0;
-
-	while (done < n) {
-		ssize_t w = pwrite(o->fd, b + done, n - done,
-				   (off_t)(off + done));
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return tdat_fail(err, o->path, off + done,
-					 "write error: %s",
-					 w < 0 ? strerror(errno) : "no progress");
-		done += (size_t)w;
-	}
-	if (off + n > o->pos)
-		o->pos = off + n;
-	return 0;
-}
-
-int out_write(struct outfile *o, const void *p, size_t n,
-	      struct tdat_error *err)
-{
-	return out_pwrite(o, o->pos, p, n, err);
-}
-
-int out_align(struct outfile *o, uint64_t align, struct tdat_error *err)
-{
-	uint64_t end;
-
-	if (align == 0 || o->pos % align == 0)
-		return 0;
-	end = (o->pos / align + 1) * align;
-	/* Leave a hole: the file system returns zeros for it. */
-	if (ftruncate(o->fd, (off_t)end))
-		return tdat_fail(err, o->path, o->pos, "cannot extend: %s",
-				 strerror(errno));
-	o->pos = end;
-	return 0;
-}
-
-int out_commit(struct outfile *o, struct tdat_error *err)
-{
-	/* The hole left by a final out_align must reach the file size. */
-	if (ftruncate(o->fd, (off_t)o->pos)) {
-		tdat_fail(err, o->path, o->pos, "cannot finish: %s",
-			  strerror(errno));
-		out_abort(o);
-		return -1;
-	}
-	if (close(o->fd)) {
-		o->fd = -1;
-		tdat_fail(err, o->path, o->pos, "close failed: %s",
-			  strerror(errno));
-		out_abort(o);
-		return -1;
-	}
-	o->fd = -1;
-	if (rename(o->tmp, o->path)) {
-		tdat_fail_nooff(err, o->path, "cannot rename %s into place: %s",
-				o->tmp, strerror(errno));
-		out_abort(o);
-		return -1;
-	}
-	free(o->tmp);
-	free(o->path);
-	o->tmp = o->path = NULL;
-	return 0;
-}
-
-void out_abort(struct outfile *o)
-{
-	if (o->fd >= 0)
-		close(o->fd);
-	o->fd = -1;
-	if (o->tmp)
-		unlink(o->tmp);
-	free(o->tmp);
-	free(o->path);
-	o->tmp = o->path = NULL;
 }
 
 /*

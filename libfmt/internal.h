@@ -6,6 +6,7 @@
 #ifndef LIBFMT_INTERNAL_H
 #define LIBFMT_INTERNAL_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
@@ -133,23 +134,56 @@ int read_v6_cpu_table(struct tdat_file *f, uint64_t off,
 void tdat_blob_free(struct tdat_blob *b);
 int tdat_blob_dup(struct tdat_blob *dst, const void *p, size_t n);
 
-/* An output file written under a temporary name and renamed at the end. */
+/* ---- outfile.c: an output that appears whole (outputs.h) ---- */
 struct outfile {
-	int fd;
+	int fd;			/* the file being written */
+	int direct;		/* FIFO or descriptor's file to copy to, or -1 */
+	int flags;		/* OUT_PROVISIONAL... */
 	char *path;		/* final name */
-	char *tmp;		/* temporary name beside it */
+	char *tmp;		/* temporary name where O_TMPFILE is missing */
 	uint64_t pos;		/* current end */
 };
 
-int out_open(struct outfile *o, const char *path, struct tdat_error *err);
+enum {
+	OUT_PROVISIONAL = 1,	/* listed for tdat_outputs_discard once placed */
+	OUT_NO_TMPFILE = 2,	/* (tests) as if the file system had no O_TMPFILE */
+};
+int out_open(struct outfile *o, const char *path, int flags,
+	     struct tdat_error *err);
 int out_write(struct outfile *o, const void *p, size_t n,
 	      struct tdat_error *err);
 int out_pwrite(struct outfile *o, uint64_t off, const void *p, size_t n,
 	       struct tdat_error *err);
 /* Zero-fill (as a hole) up to the next multiple of align. */
 int out_align(struct outfile *o, uint64_t align, struct tdat_error *err);
+/* Sync, then give the file its name (or copy it into o->direct). */
 int out_commit(struct outfile *o, struct tdat_error *err);
 void out_abort(struct outfile *o);
+#define OUT_NAME_TRIES 100	/* unpredictable names tried before giving up */
+/* ".NAME.tmp-RANDOM" beside path (so rename() stays in one file
+ * system), malloc'ed; NULL when out of memory. */
+char *out_temp_name(const char *path);
+/* The directory path is in, malloc'ed ("." for a bare name). */
+char *out_dir_of(const char *path);
+/* open() of a directory with O_TMPFILE failed: only unsupported there? */
+int out_no_tmpfile(int e);
+
+/* ---- outdirect.c: an output that exists and is not a regular file ---- */
+/* 0: o->path is absent or a regular file (or a symlink to one): create
+ * or replace it.  1: a FIFO or a descriptor's file (/dev/stdout), now
+ * open in o->direct, with o->fd an unnamed scratch file.  -1: refused. */
+int outdirect_open(struct outfile *o, struct tdat_error *err);
+/* At commit: the scratch file into o->direct, which is closed. */
+int outdirect_copy(struct outfile *o, struct tdat_error *err);
+
+/* ---- outreg.c: the names tdat_outputs_discard removes ---- */
+enum { OUTREG_TEMP, OUTREG_PROVISIONAL };
+/* Every signal blocked in this thread (old gets the mask to restore). */
+void outreg_block(sigset_t *old);
+void outreg_unblock(const sigset_t *old);
+/* Call these with signals blocked.  add: 0 or -1 (out of memory). */
+int outreg_add(const char *name, int kind);
+void outreg_remove(const char *name);
 
 /* ---- codec.c ---- */
 

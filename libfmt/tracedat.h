@@ -13,7 +13,8 @@
  * concept each: metabuild.h (metadata made for a writer), stored.h
  * (lazy and stored metadata sections), pagecut.h (new pages from some
  * events of others), chunkindex.h (compressed streams chunk by chunk),
- * salvage.h (damaged files) and bytes.h (a growable byte buffer).
+ * salvage.h (damaged files), bytes.h (a growable byte buffer) and
+ * outputs.h (outputs not final yet, for a signal handler).
  *
  * Errors are values: every function that can fail returns -1 (or NULL) and
  * fills a struct tdat_error with one line naming the file, the byte offset
@@ -425,13 +426,18 @@ struct tdat_write_opts {
 	int level;		/* codec level, 0 = codec default */
 	uint32_t chunk_size;	/* uncompressed bytes per chunk, 0 = 10 pages */
 	int threads;		/* compression threads, 0 = online CPUs */
+	int provisional;	/* once complete, the file stays only if the
+				 * job succeeds: libfmt/outputs.h */
 };
 
 struct tdat_writer;
 
 /*
- * Start writing path (through a temporary name, renamed by
- * tdat_writer_close).  Header fields, metadata, user options, extra
+ * Start writing path.  The file is written unnamed and gets its name in
+ * tdat_writer_close (libfmt/outputs.h): a name that exists is replaced,
+ * a symlink there too, never written through; an existing FIFO, or the
+ * file behind /dev/stdout or /dev/fd/N, gets the finished file copied
+ * into it; any other kind of file there is refused.  Header fields, metadata, user options, extra
  * sections and the buffer list (names, clocks, page sizes, latency flags,
  * CPU ids) are taken from meta; trace data is then given per CPU, buffer
  * by buffer in meta's order, CPUs in the order of meta->buffers[b].cpus.
@@ -473,10 +479,10 @@ int tdat_writer_end_cpu(struct tdat_writer *w, struct tdat_error *err);
 int tdat_writer_put_latency(struct tdat_writer *w, int buf, const void *text,
 			    size_t len, struct tdat_error *err);
 
-/* Finish, flush and rename into place.  Frees w either way; on failure
- * the temporary file is removed (no tdat_writer_abort needed). */
+/* Finish, sync and give the file its name.  Frees w either way; on
+ * failure nothing is left (no tdat_writer_abort needed). */
 int tdat_writer_close(struct tdat_writer *w, struct tdat_error *err);
-/* Give up: remove the temporary file. */
+/* Give up: nothing is left. */
 void tdat_writer_abort(struct tdat_writer *w);
 
 /* Effective chunk size the writer uses for a buffer (for copy decisions). */

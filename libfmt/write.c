@@ -336,7 +336,9 @@ struct tdat_writer *tdat_writer_open(const char *path,
 	}
 	w->cpu_count = tdat_cpus(meta);
 	codec_ctx_init(&w->cc, w->codec, w->level);
-	if (setup_buffers(w, o, path, err) || out_open(&w->out, path, err)) {
+	if (setup_buffers(w, o, path, err) ||
+	    out_open(&w->out, path, o->provisional ? OUT_PROVISIONAL : 0,
+		     err)) {
 		writer_free(w);
 		return NULL;
 	}

@@ -205,8 +205,9 @@ static int open_stream(struct stream *s, struct tdat_error *err)
 	s->pipe_bytes = (size_t)fcntl(s->pipe[1], F_GETPIPE_SZ);
 	if ((ssize_t)s->pipe_bytes < (ssize_t)sp->page_size)
 		s->pipe_bytes = sp->page_size;
-	s->out = open(sp->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		      0644);
+	/* a new file in the new OUT.rec/: nothing planted is followed */
+	s->out = open(sp->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		      O_CLOEXEC, 0644);
 	if (s->out < 0)
 		return tdat_errorf(err, "%s: cannot create: %s", sp->path,
 			    strerror(errno));

@@ -25,6 +25,8 @@ int recdir_path(const char *out, char *dir, size_t cap,
 	return 0;
 }
 
+/* mkdir refuses any name that exists, a symlink too (even a dangling
+ * one): the directory is always new, and only ours to write in. */
 int recdir_create(const char *dir, struct tdat_error *err)
 {
 	if (!mkdir(dir, 0755))
@@ -36,38 +38,53 @@ int recdir_create(const char *dir, struct tdat_error *err)
 	return tdat_errorf(err, "%s: cannot create: %s", dir, strerror(errno));
 }
 
+/* Best effort: the renames in it reach the disk. */
+static void sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
 int recdir_write_text(const char *dir, const char *name, const char *text,
 		      struct tdat_error *err)
 {
 	char tmp[PATH_MAX], path[PATH_MAX];
 	size_t len = strlen(text);
 	ssize_t n;
-	int fd;
+	int fd, e;
 
 	if (snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name) >=
 	    (int)sizeof(tmp) ||
 	    snprintf(path, sizeof(path), "%s/%s", dir, name) >=
 	    (int)sizeof(path))
 		return tdat_errorf(err, "%s/%s: path too long", dir, name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* OUT.rec/ is ours and new: a name found there was planted */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
 	if (fd < 0)
 		return tdat_errorf(err, "%s: cannot create: %s", tmp, strerror(errno));
 	n = write(fd, text, len);
-	if (n != (ssize_t)len || close(fd)) {
-		int e = n < 0 ? errno : ENOSPC;
-
-		if (n == (ssize_t)len)
-			e = errno;
+	e = n < 0 ? errno : n != (ssize_t)len ? ENOSPC : 0;
+	/* synced before the rename: a power cut never leaves it empty */
+	if (!e && fsync(fd))
+		e = errno;
+	if (close(fd) && !e)
+		e = errno;
+	if (e) {
 		unlink(tmp);
 		return tdat_errorf(err, "%s: cannot write: %s", tmp, strerror(e));
 	}
 	if (rename(tmp, path)) {
-		int e = errno;
-
+		e = errno;
 		unlink(tmp);
 		return tdat_errorf(err, "%s: cannot rename to %s: %s", tmp, path,
 			    strerror(e));
 	}
+	sync_dir(dir);
 	return 0;
 }
 

@@ -10,16 +10,18 @@
  * chunk by chunk: a chunk wholly inside one piece is passed on as stored,
  * only chunks holding a cut (or spanning a batch) are decompressed.
  * Uncompressed streams start each batch with a seek; compressed ones skip
- * the chunks before it unread.
+ * the chunks before it unread.  Finished pieces are provisional
+ * (libfmt/outputs.h) until the last one is: a failure or a signal
+ * removes them.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "convert/split/split.h"
 #include "libfmt/bytes.h"
 #include "libfmt/pagecut.h"
 #include "libfmt/chunkindex.h"
+#include "libfmt/outputs.h"
 #include "libfmt/metabuild.h"
 
 #define SPLIT_OPEN 8		/* pieces open at once */
@@ -296,6 +298,7 @@ static int run_batch(struct tdat_file *in, const struct split_opts *o,
 		.version = o->version,
 		.codec = o->codec,
 		.threads = b->k1 - b->k0 > 1 ? 1 : o->threads,
+		.provisional = 1,	/* kept only if every piece is */
 	};
 	char name[4096];
 	int k, s, ob, r = 0;
@@ -335,7 +338,6 @@ int split_write(struct tdat_file *in, const struct split_opts *o,
 	struct batch b = { in, p, 0, 0, w, 0, NULL, 0, NULL, NULL, 0, 0 };
 	struct tdat_file *m;
 	uint32_t ps = in->page_size;
-	char name[4096];
 	int i, k, n = p->npieces ? p->npieces : 1, r = 0;
 
 	*written = 0;
@@ -360,13 +362,12 @@ int split_write(struct tdat_file *in, const struct split_opts *o,
 			w[i] = NULL;
 		}
 	}
+	/* all pieces or none: the finished ones stay only now */
 	if (r) {
-		/* all pieces or none: remove the ones finished */
-		for (k = 0; k < *written; k++) {
-			o->piece_name(o->name_ctx, k + 1, name, sizeof(name));
-			unlink(name);
-		}
+		tdat_outputs_drop();
 		*written = 0;
+	} else {
+		tdat_outputs_keep();
 	}
 out:
 	free(b.cut);

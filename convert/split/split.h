@@ -78,7 +78,9 @@ void split_plan_free(struct split_plan *p);
 
 /*
  * Write every piece.  If one fails, the pieces already written by this
- * call are removed again: a split leaves all its pieces or none.
+ * call are removed again: a split leaves all its pieces or none.  Until
+ * then they are provisional outputs (libfmt/outputs.h), so a signal
+ * handler calling tdat_outputs_discard removes them too.
  * *written gets the number of pieces written.
  */
 int split_write(struct tdat_file *in, const struct split_opts *o,

@@ -9,9 +9,10 @@
 
 int sysmeta_header_only(const char *out, int version, enum tdat_codec codec,
 			const char *tracing_dir, const char *kallsyms,
-			struct tdat_error *err)
+			int scratch, struct tdat_error *err)
 {
-	struct tdat_write_opts wo = { .version = version, .codec = codec };
+	struct tdat_write_opts wo = { .version = version, .codec = codec,
+				      .provisional = scratch };
 	char dir[PATH_MAX];
 	struct tdat_writer *w;
 	struct tdat_file *m;

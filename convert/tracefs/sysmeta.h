@@ -47,11 +47,13 @@ int sysmeta_page_size(const char *dir, uint32_t *size, struct tdat_error *err);
  * running system: header_page, header_event, every event format (all
  * systems), kallsyms, printk formats, saved cmdlines, uname, version,
  * date.  tracing_dir NULL: find (and if needed mount) tracefs;
- * kallsyms NULL: /proc/kallsyms.  Written to a temporary name and
- * renamed.  0, or -1 with err.
+ * kallsyms NULL: /proc/kallsyms.  Written unnamed and named when
+ * complete; scratch makes it a provisional output (libfmt/outputs.h):
+ * tdat_outputs_drop removes it, and so does a signal handler.  0, or
+ * -1 with err.
  */
 int sysmeta_header_only(const char *out, int version, enum tdat_codec codec,
 			const char *tracing_dir, const char *kallsyms,
-			struct tdat_error *err);
+			int scratch, struct tdat_error *err);
 
 #endif

@@ -22,7 +22,8 @@
 . "$E2E/lib.sh"
 
 command -v python3 >/dev/null || skip "python3 is missing"
-# out/* must list temporary files (".NAME.tmp-PID") and nothing if empty.
+# out/* must list temporary files (".NAME.tmp-RANDOM" where the file
+# system has no O_TMPFILE) and nothing if empty.
 shopt -s nullglob dotglob
 [ -x /usr/bin/time ] || fail "/usr/bin/time missing (scripts/install-deps)"
 

@@ -177,7 +177,8 @@ static int copy_cpu(struct tdat_file *f, int b, int i, struct tdat_writer *w,
 static int write_piece(struct tdat_file *f, const struct tdat_file *meta,
 		       const char *out, const struct plan *pl, int p)
 {
-	struct tdat_write_opts o = { f->version, f->codec, 0, 0, 1 };
+	struct tdat_write_opts o = { .version = f->version, .codec = f->codec,
+				      .threads = 1 };
 	struct tdat_writer *w = tdat_writer_open(out, meta, &o, &err);
 	uint8_t *cut = malloc(f->page_size * 4);
 	int b, i;
@@ -444,7 +445,8 @@ static void stream_free(struct stream *st, int pages)
 
 static int repack(struct tdat_file *f, const char *out, const struct plan *pl)
 {
-	struct tdat_write_opts o = { f->version, f->codec, 0, 0, 1 };
+	struct tdat_write_opts o = { .version = f->version, .codec = f->codec,
+				      .threads = 1 };
 	struct tdat_writer *w = tdat_writer_open(out, f, &o, &err);
 	uint8_t *page = malloc(f->page_size * 4);
 	struct stream in = { 0 }, st = { 0 };

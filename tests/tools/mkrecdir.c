@@ -38,7 +38,8 @@ static void die(const char *what, const char *arg)
 
 static void write_head(struct tdat_file *in, const char *out)
 {
-	struct tdat_write_opts wo = { in->version, in->codec, 0, 0, 1 };
+	struct tdat_write_opts wo = { .version = in->version,
+				       .codec = in->codec, .threads = 1 };
 	struct tdat_writer *w;
 	struct tdat_error err;
 	struct tdat_file *m = tdat_meta_clone(in, 0, &err);

@@ -61,7 +61,7 @@ static int same_bytes(const char *a, const char *b)
 	return same;
 }
 
-/* No ".NAME.tmp-PID" left behind in the test directory. */
+/* No ".NAME.tmp-RANDOM" left behind in the test directory. */
 static int no_temp_files(void)
 {
 	DIR *d = opendir(test_tmpdir());

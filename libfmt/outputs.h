@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * outputs.h - outputs that are not final yet, and taking them away when
+ * a signal ends the program.
+ *
+ * A tdat_writer writes into an unnamed file (O_TMPFILE) that gets its
+ * name only when it is complete, so a program that dies leaves nothing.
+ * Two kinds of names can still exist before the work is done, and libfmt
+ * keeps a list of them (its one piece of global state):
+ *   - temporary names ".NAME.tmp-RANDOM", only where the file system
+ *     cannot make unnamed files;
+ *   - provisional outputs: complete files under their final name that
+ *     are wanted only if the whole job succeeds (tdat_write_opts.
+ *     provisional: split's pieces, restore's scratch header).
+ * libfmt installs no signal handler.  An application that wants nothing
+ * left by SIGINT/SIGTERM/SIGHUP calls tdat_outputs_discard() from its
+ * handler and then dies of the signal.  The list changes only with every
+ * signal blocked in the thread that changes it, and libfmt's own threads
+ * block every signal, so the handler never sees it half updated.
+ * Outputs are opened and finished by one thread at a time.
+ */
+#ifndef TDAT_OUTPUTS_H
+#define TDAT_OUTPUTS_H
+
+/* Remove every temporary name and provisional output.  Async-signal-safe
+ * (unlink only); the list is left as it is. */
+void tdat_outputs_discard(void);
+
+/* The job succeeded: provisional outputs are kept from now on. */
+void tdat_outputs_keep(void);
+
+/* The job failed: provisional outputs are removed now. */
+void tdat_outputs_drop(void);
+
+#endif

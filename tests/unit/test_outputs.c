@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_outputs.c - libfmt's outputs (outfile.c, outdirect.c, outreg.c):
+ * the O_EXCL way used where O_TMPFILE is missing (which tests/e2e cannot
+ * reach on a file system that has it), signals through cmds/signals.c's
+ * handler, provisional outputs, FIFOs and device nodes.
+ */
+#define _GNU_SOURCE		/* O_TMPFILE */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "tests/unit/units.h"
+#include "cmds/cmds.h"
+#include "libfmt/internal.h"
+#include "libfmt/outputs.h"
+
+/* A fresh, empty directory for one test. */
+static const char *fresh_dir(const char *name)
+{
+	static char dir[512];
+
+	snprintf(dir, sizeof(dir), "%s/outputs-%s", test_tmpdir(), name);
+	if (mkdir(dir, 0755))
+		return NULL;
+	return dir;
+}
+
+/* Names in dir (dot files too, not . and ..), 0 if it cannot be read. */
+static int count_entries(const char *dir, char *first, size_t cap)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!n && first)
+			snprintf(first, cap, "%s", e->d_name);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+	static char p[4][600];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(p[k], sizeof(p[k]), "%s/%s", dir, name);
+	return p[k];
+}
+
+static int file_is(const char *path, const char *text)
+{
+	char buf[64];
+	int fd = open(path, O_RDONLY), n;
+
+	if (fd < 0)
+		return 0;
+	n = (int)read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return 0;
+	buf[n] = '\0';
+	return !strcmp(buf, text);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CU_ASSERT_FATAL(f != NULL);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Without O_TMPFILE: one new ".NAME.tmp-<16 hex>" file, created past a
+ * link planted at the old ".NAME.tmp-PID" name, then renamed. */
+static void test_named_fallback(void)
+{
+	const char *dir = fresh_dir("named");
+	struct outfile o;
+	struct tdat_error err;
+	char old[600], seen[256];
+	size_t i;
+
+	CU_ASSERT_FATAL(dir != NULL);
+	write_file(path_in(dir, "victim"), "precious");
+	snprintf(old, sizeof(old), "%s/.out.dat.tmp-%ld", dir, (long)getpid());
+	CU_ASSERT_FATAL(symlink("victim", old) == 0);
+	CU_ASSERT_FATAL(out_open(&o, path_in(dir, "out.dat"), OUT_NO_TMPFILE,
+				 &err) == 0);
+	CU_ASSERT(o.tmp != NULL && strcmp(o.tmp, old) != 0);
+	snprintf(seen, sizeof(seen), "%s", strrchr(o.tmp, '/') + 1);
+	CU_ASSERT(strncmp(seen, ".out.dat.tmp-", 13) == 0 &&
+		  strlen(seen) == 13 + 16);
+	for (i = 13; i < strlen(seen); i++)
+		CU_ASSERT(strchr("0123456789abcdef", seen[i]) != NULL);
+	CU_ASSERT(out_write(&o, "new", 3, &err) == 0);
+	CU_ASSERT(out_commit(&o, &err) == 0);
+	CU_ASSERT(file_is(path_in(dir, "out.dat"), "new"));
+	CU_ASSERT(file_is(path_in(dir, "victim"), "precious"));
+	/* victim, the planted link, out.dat: no temporary name left */
+	CU_ASSERT(count_entries(dir, NULL, 0) == 3);
+}
+
+/* With O_TMPFILE (where the file system has it) no name exists until
+ * the commit; a symlink at the final name is replaced. */
+static void test_unnamed(void)
+{
+	const char *dir = fresh_dir("unnamed");
+	struct outfile o;
+	struct tdat_error err;
+	int fd;
+
+	CU_ASSERT_FATAL(dir != NULL);
+	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	if (fd < 0)
+		return;		/* no O_TMPFILE here: test_named_fallback's way */
+	close(fd);
+	write_file(path_in(dir, "victim"), "precious");
+	CU_ASSERT_FATAL(symlink("victim", path_in(dir, "out.dat")) == 0);
+	CU_ASSERT_FATAL(out_open(&o, path_in(dir, "out.dat"), 0, &err) == 0);
+	CU_ASSERT(o.tmp == NULL);
+	CU_ASSERT(out_write(&o, "new", 3, &err) == 0);
+	CU_ASSERT(count_entries(dir, NULL, 0) == 2);
+	CU_ASSERT(out_commit(&o, &err) == 0);
+	CU_ASSERT(count_entries(dir, NULL, 0) == 2);
+	CU_ASSERT(file_is(path_in(dir, "victim"), "precious"));
+	CU_ASSERT(file_is(path_in(dir, "out.dat"), "new"));
+}
+
+/*
+ * In a child with the applets' handler: a provisional output placed, a
+ * second output being written without O_TMPFILE, then signal sig.  The
+ * child must die of sig and leave dir empty.
+ */
+static void signal_leaves_nothing(const char *name, int sig)
+{
+	const char *dir = fresh_dir(name);
+	char first[256] = "";
+	pid_t pid;
+	int status = 0;
+
+	CU_ASSERT_FATAL(dir != NULL);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		struct outfile a, b;
+		struct tdat_error err;
+
+		discard_outputs_on_signals();
+		if (out_open(&a, path_in(dir, "piece.1"), OUT_PROVISIONAL |
+			     OUT_NO_TMPFILE, &err) ||
+		    out_write(&a, "done", 4, &err) || out_commit(&a, &err) ||
+		    out_open(&b, path_in(dir, "piece.2"), OUT_NO_TMPFILE,
+			     &err) || out_write(&b, "half", 4, &err) ||
+		    count_entries(dir, NULL, 0) != 2)
+			_exit(3);
+		raise(sig);
+		_exit(4);
+	}
+	CU_ASSERT_FATAL(waitpid(pid, &status, 0) == pid);
+	CU_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == sig);
+	CU_ASSERT(count_entries(dir, first, sizeof(first)) == 0);
+	if (first[0])
+		fprintf(stderr, "\n  left: %s\n", first);
+}
+
+static void test_signals(void)
+{
+	signal_leaves_nothing("sigint", SIGINT);
+	signal_leaves_nothing("sigterm", SIGTERM);
+	signal_leaves_nothing("sighup", SIGHUP);
+}
+
+/* keep: provisional outputs stay, even through a discard; drop: gone. */
+static void test_keep_drop(void)
+{
+	const char *dir = fresh_dir("keep");
+	struct outfile o;
+	struct tdat_error err;
+
+	CU_ASSERT_FATAL(dir != NULL);
+	CU_ASSERT_FATAL(out_open(&o, path_in(dir, "kept"), OUT_PROVISIONAL,
+				 &err) == 0);
+	CU_ASSERT(out_commit(&o, &err) == 0);
+	tdat_outputs_keep();
+	tdat_outputs_discard();
+	CU_ASSERT(access(path_in(dir, "kept"), F_OK) == 0);
+	CU_ASSERT_FATAL(out_open(&o, path_in(dir, "dropped"), OUT_PROVISIONAL,
+				 &err) == 0);
+	CU_ASSERT(out_commit(&o, &err) == 0);
+	CU_ASSERT(access(path_in(dir, "dropped"), F_OK) == 0);
+	tdat_outputs_drop();
+	CU_ASSERT(access(path_in(dir, "dropped"), F_OK) != 0);
+	CU_ASSERT(access(path_in(dir, "kept"), F_OK) == 0);
+}
+
+/* A FIFO gets the finished file and stays a FIFO. */
+static void test_fifo(void)
+{
+	const char *dir = fresh_dir("fifo");
+	const char *fifo;
+	struct outfile o;
+	struct tdat_error err;
+	struct stat st;
+	char buf[16] = "";
+	int rd;
+
+	CU_ASSERT_FATAL(dir != NULL);
+	fifo = path_in(dir, "fifo");
+	CU_ASSERT_FATAL(mkfifo(fifo, 0644) == 0);
+	rd = open(fifo, O_RDONLY | O_NONBLOCK);	/* a reader, so no wait */
+	CU_ASSERT_FATAL(rd >= 0);
+	CU_ASSERT_FATAL(out_open(&o, fifo, 0, &err) == 0);
+	CU_ASSERT(out_pwrite(&o, 4, "tail", 4, &err) == 0);
+	CU_ASSERT(out_pwrite(&o, 0, "head", 4, &err) == 0);
+	CU_ASSERT(read(rd, buf, sizeof(buf)) == -1);	/* nothing yet */
+	CU_ASSERT(out_commit(&o, &err) == 0);
+	CU_ASSERT(read(rd, buf, sizeof(buf)) == 8);
+	CU_ASSERT(memcmp(buf, "headtail", 8) == 0);
+	close(rd);
+	CU_ASSERT(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+}
+
+/* A device node or a directory is refused at once and left alone. */
+static void test_refused(void)
+{
+	const char *dir = fresh_dir("refused");
+	struct outfile o;
+	struct tdat_error err;
+	struct stat st;
+
+	CU_ASSERT_FATAL(dir != NULL);
+	CU_ASSERT(out_open(&o, dir, 0, &err) == -1);
+	CU_ASSERT(strstr(err.msg, "not a regular file (a directory);"
+			 " refusing to replace it") != NULL);
+	if (mknod(path_in(dir, "null"), S_IFCHR | 0666, makedev(1, 3)))
+		return;		/* not permitted here */
+	CU_ASSERT(out_open(&o, path_in(dir, "null"), 0, &err) == -1);
+	CU_ASSERT(strstr(err.msg, "not a regular file (a character device)")
+		  != NULL);
+	CU_ASSERT(stat(path_in(dir, "null"), &st) == 0 && S_ISCHR(st.st_mode));
+	CU_ASSERT(count_entries(dir, NULL, 0) == 1);
+}
+
+void suite_outputs(void)
+{
+	CU_pSuite s = CU_add_suite("outputs", NULL, NULL);
+
+	CU_add_test(s, "without O_TMPFILE: a random name, O_EXCL",
+		    test_named_fallback);
+	CU_add_test(s, "unnamed until complete, links replaced",
+		    test_unnamed);
+	CU_add_test(s, "signals remove temporary and provisional names",
+		    test_signals);
+	CU_add_test(s, "provisional outputs kept or dropped", test_keep_drop);
+	CU_add_test(s, "a FIFO gets the file", test_fifo);
+	CU_add_test(s, "devices and directories refused", test_refused);
+}
