@@ -84,7 +84,7 @@ static int parse_args(struct check_events_opts *a, int argc, char **argv)
 						   " 6)", optarg);
 			break;
 		default:
-			return getopt_error(c, argv, optind);
+			return getopt_error(c, argv, optind, long_opts);
 		}
 	}
 	if (optind < argc)

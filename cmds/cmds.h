@@ -30,7 +30,17 @@ int memory_from_env(void);
 /* cmds/usage.c: shared by the applets' option parsing. */
 extern const char *cmd_name;	/* "convert"...: set by the applet */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int getopt_error(int c, char **argv, int optind);
+struct option;
+/* getopt_long's complaint ('?' or ':', with opterr = 0) in the one
+ * wording every applet uses: 'unknown option "--lenght" (did you mean
+ * --length?)' or 'option "-o" needs a value'; _msg into buf. */
+int getopt_error(int c, char **argv, int optind,
+		 const struct option *longopts);
+void getopt_msg(char *buf, size_t cap, int c, char **argv, int optind,
+		const struct option *longopts);
+/* cmds/nearest.c: the name of names[0..n) nearest to word (a typo or a
+ * unique prefix), or NULL when none is near enough. */
+const char *nearest_name(const char *word, const char *const *names, int n);
 int same_file(const char *a, const char *b);
 /* cmds/signals.c: SIGINT, SIGTERM and SIGHUP remove the outputs not
  * final yet (libfmt/outputs.h) and end the applet as before.  For the

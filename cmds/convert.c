@@ -70,7 +70,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 			return 1;
 		}
 		if (c == '?' || c == ':')
-			return getopt_error(c, argv, optind);
+			return getopt_error(c, argv, optind, outopt_long_opts);
 		r = parse_option(a, c, optarg);
 		if (r)
 			return r;

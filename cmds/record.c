@@ -310,12 +310,10 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o,
 	/* "+": the first non-option starts the command. */
 	while ((c = getopt_long(argc, argv, "+:he:f:B:C:b:m:M:o:q", longopts,
 				NULL)) != -1) {
-		if (c == '?')
-			return bad(msg, cap, "unknown option %s (see --help)",
-				   argv[optind - 1]);
-		if (c == ':')
-			return bad(msg, cap, "option %s needs a value",
-				   argv[optind - 1]);
+		if (c == '?' || c == ':') {
+			getopt_msg(msg, cap, c, argv, optind, longopts);
+			return -1;
+		}
 		r = one_option(c, optarg, o, &have_comp, msg, cap);
 		if (r)
 			return r;
@@ -351,6 +349,7 @@ int cmd_record(int argc, char **argv)
 	char msg[512];
 	int r;
 
+	cmd_name = "record";
 	r = record_opts_parse(argc, argv, &o, msg, sizeof(msg));
 	if (r == 1) {
 		fputs(usage, stdout);
@@ -358,9 +357,8 @@ int cmd_record(int argc, char **argv)
 		return 0;
 	}
 	if (r < 0) {
-		fprintf(stderr, "tdat record: %s\n", msg);
 		record_opts_free(&o);
-		return 2;
+		return usage_error("%s", msg);
 	}
 	r = record_run(&o);
 	record_opts_free(&o);

@@ -229,21 +229,11 @@ static int parse_number_opt(struct report_opts *ro, int c, const char *v,
 	return 0;
 }
 
-/* The option getopt refused, named as the user wrote it. */
+/* The option getopt refused, in every applet's wording. */
 static int refused(int c, char **argv, char *err, size_t cap)
 {
-	const char *word = argv[optind - 1];
-
-	/* optopt: the letter of a short option, else 0 or a long one's val */
-	if (c == ':') {
-		if (optopt > 0 && optopt < 256)
-			return bad(err, cap, "option -%c needs a value",
-				   optopt);
-		return bad(err, cap, "option %s needs a value", word);
-	}
-	if (optopt > 0 && optopt < 256)
-		return bad(err, cap, "unknown option -%c", optopt);
-	return bad(err, cap, "unknown option '%s'", word);
+	getopt_msg(err, cap, c, argv, optind, long_opts);
+	return REPORT_ARGS_BAD;
 }
 
 /*
@@ -365,6 +355,7 @@ int cmd_report(int argc, char **argv)
 	static struct report_opts ro;
 	char err[300];
 
+	cmd_name = "report";
 	switch (report_parse_args(argc, argv, &ro, err, sizeof(err))) {
 	case REPORT_ARGS_RUN:
 		return report_run(&ro);
@@ -372,6 +363,5 @@ int cmd_report(int argc, char **argv)
 		fputs(usage, stdout);
 		return 0;
 	}
-	fprintf(stderr, "tdat report: %s\n", err);
-	return 2;
+	return usage_error("%s", err);
 }

@@ -120,7 +120,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 				return 2;
 			break;
 		default:
-			return getopt_error(c, argv, optind);
+			return getopt_error(c, argv, optind, long_opts);
 		}
 	}
 	a->files = argv + optind;

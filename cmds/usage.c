@@ -4,6 +4,7 @@
  * usage error naming the applet, getopt's complaints, and the check that
  * an output is not an input.
  */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,13 +27,59 @@ int usage_error(const char *fmt, ...)
 	return 2;
 }
 
-/* getopt_long's '?' or ':' (with opterr = 0 and a ':' optstring). */
-int getopt_error(int c, char **argv, int optind)
+/* The option as the user wrote it: "-x" for a letter (optopt), else
+ * the word without any "=value". */
+static void refused_word(char **argv, int optind, char *buf, size_t cap)
 {
-	if (c == ':')
-		return usage_error("option \"%s\" needs a value",
-				   argv[optind - 1]);
-	return usage_error("unknown option \"%s\"", argv[optind - 1]);
+	const char *w = argv[optind - 1];
+
+	if (optopt > 0 && optopt < 256) {
+		snprintf(buf, cap, "-%c", optopt);
+		return;
+	}
+	snprintf(buf, cap, "%.*s", (int)strcspn(w, "="), w);
+}
+
+/* " (did you mean --NAME?)" for the long option nearest to word. */
+static void option_hint(const char *word, const struct option *longopts,
+			char *buf, size_t cap)
+{
+	const char *names[128];
+	const char *near;
+	int n = 0;
+
+	buf[0] = 0;
+	if (!longopts || strncmp(word, "--", 2))
+		return;
+	for (; longopts[n].name && n < 128; n++)
+		names[n] = longopts[n].name;
+	near = nearest_name(word + 2, names, n);
+	if (near)
+		snprintf(buf, cap, " (did you mean --%s?)", near);
+}
+
+void getopt_msg(char *buf, size_t cap, int c, char **argv, int optind,
+		const struct option *longopts)
+{
+	char word[64], hint[96];
+
+	refused_word(argv, optind, word, sizeof(word));
+	if (c == ':') {
+		snprintf(buf, cap, "option \"%s\" needs a value", word);
+		return;
+	}
+	option_hint(word, longopts, hint, sizeof(hint));
+	snprintf(buf, cap, "unknown option \"%s\"%s", word, hint);
+}
+
+/* getopt_long's '?' or ':' (with opterr = 0 and a ':' optstring). */
+int getopt_error(int c, char **argv, int optind,
+		 const struct option *longopts)
+{
+	char msg[256];
+
+	getopt_msg(msg, sizeof(msg), c, argv, optind, longopts);
+	return usage_error("%s", msg);
 }
 
 /* The same path, or another name of the same file. */

@@ -81,10 +81,22 @@ static int run_applet(const struct applet *a, int argc, char **argv)
 	return a->main(argc, argv);
 }
 
+/* One line, with the nearest applet when the name looks mistyped. */
 static int unknown_applet(const char *name)
 {
-	fprintf(stderr, "tdat: unknown applet '%s'\n", name);
-	list_applets(stderr);
+	const char *names[NAPPLETS];
+	const char *near;
+	size_t i;
+
+	for (i = 0; i < NAPPLETS; i++)
+		names[i] = applets[i].name;
+	near = nearest_name(name, names, (int)NAPPLETS);
+	if (near)
+		fprintf(stderr, "tdat: unknown applet \"%s\" (did you mean"
+			" %s?)\n", name, near);
+	else
+		fprintf(stderr, "tdat: unknown applet \"%s\" (tdat --help"
+			" lists them)\n", name);
 	return 2;
 }
 

@@ -29,13 +29,29 @@ expect_exit 0 "$TDAT" --version
 assert_lines 1 "$OUT"
 assert_grep '^tdat [0-9]+\.[0-9]+\.[0-9]+$' "$OUT"
 
-step "unknown applet: exit 2, named on stderr with the applet list"
+step "unknown applet: exit 2, one line naming it, the nearest for a typo"
 expect_exit 2 "$TDAT" no-such-applet --help
-assert_grep "no-such-applet" "$ERR"
-for a in $APPLETS; do
-	assert_grep "^  $a " "$ERR"
-done
+assert_lines 1 "$ERR"
+assert_grep '^tdat: unknown applet "no-such-applet" \(tdat --help lists them\)$' "$ERR"
 [ -s "$OUT" ] && fail "unknown applet wrote to stdout"
+for typo in reprot:report splt:split covnert:convert merg:merge rec:record; do
+	expect_exit 2 "$TDAT" "${typo%%:*}" -i x.dat
+	assert_lines 1 "$ERR"
+	assert_grep "^tdat: unknown applet \"${typo%%:*}\" \(did you mean ${typo#*:}\?\)$" "$ERR"
+done
+
+step "unknown options: one wording in every applet, the nearest long option"
+for a in $APPLETS; do
+	expect_exit 2 "$TDAT" "$a" --no-such-option-at-all
+	assert_lines 1 "$ERR"
+	assert_grep "^tdat $a: unknown option \"--no-such-option-at-all\" \(see tdat $a --help\)$" "$ERR"
+done
+expect_exit 2 "$TDAT" convert --compresion zstd
+assert_grep '^tdat convert: unknown option "--compresion" \(did you mean --compression\?\) \(see tdat convert --help\)$' "$ERR"
+expect_exit 2 "$TDAT" report --stt
+assert_grep '^tdat report: unknown option "--stt" \(did you mean --stat\?\)' "$ERR"
+expect_exit 2 "$TDAT" split -Z
+assert_grep '^tdat split: unknown option "-Z" \(see tdat split --help\)$' "$ERR"
 
 step "every applet: tdat APPLET --help, the symlink and help APPLET agree"
 for a in $APPLETS; do
@@ -69,7 +85,7 @@ assert_grep '^tdat ' "$OUT"
 expect_exit 0 bin/trace-cmd convert --help
 assert_same convert.help "$OUT"
 expect_exit 2 bin/trace-cmd no-such-applet
-assert_grep "^  convert " "$ERR"
+assert_grep "^tdat: unknown applet \"no-such-applet\"" "$ERR"
 
 step "applet symlinks work from anywhere, by absolute path"
 ln -s "$TDAT" bin/split

@@ -68,7 +68,7 @@ static void test_inputs(void)
 	check_bad(parse("a.dat", "b.dat", NULL), "'b.dat'");
 	/* with -i, another word is a usage error in trace-cmd too */
 	check_bad(parse("-i", "a", "b", NULL), "unexpected argument 'b'");
-	check_bad(parse("-i", NULL), "-i needs a value");
+	check_bad(parse("-i", NULL), "\"-i\" needs a value");
 }
 
 static void test_too_many_inputs(void)
@@ -112,7 +112,7 @@ static void test_ts_offset(void)
 		  "bad --ts-offset value '12abc'");
 	check_bad(parse("-i", "a", "--ts-offset", "", NULL), "--ts-offset");
 	check_bad(parse("-i", "a", "--ts-offset", NULL),
-		  "--ts-offset needs a value");
+		  "\"--ts-offset\" needs a value");
 }
 
 static void test_ts2secs(void)
@@ -155,7 +155,7 @@ static void test_filters(void)
 	/* -v alone filters nothing */
 	CU_ASSERT_EQUAL(parse("-v", "-i", "x", NULL), REPORT_ARGS_RUN);
 	CU_ASSERT_EQUAL(ro.nfilters, 0);
-	check_bad(parse("-i", "x", "-F", NULL), "-F needs a value");
+	check_bad(parse("-i", "x", "-F", NULL), "\"-F\" needs a value");
 }
 
 static void test_cpu_lists(void)
@@ -171,7 +171,7 @@ static void test_cpu_lists(void)
 	CU_ASSERT_STRING_EQUAL(ro.cpu_list, "1,0");
 	CU_ASSERT_EQUAL(parse(NULL), REPORT_ARGS_RUN);
 	CU_ASSERT_PTR_NULL(ro.cpu_list);
-	check_bad(parse("--cpu", NULL), "--cpu needs a value");
+	check_bad(parse("--cpu", NULL), "\"--cpu\" needs a value");
 }
 
 static void test_flags(void)
@@ -207,9 +207,12 @@ static void test_flags(void)
 
 static void test_refused(void)
 {
-	check_bad(parse("--bogus", NULL), "unknown option '--bogus'");
-	check_bad(parse("-x", NULL), "unknown option -x");
-	check_bad(parse("-tx", NULL), "unknown option -x");
+	check_bad(parse("--bogus", NULL), "unknown option \"--bogus\"");
+	check_bad(parse("-x", NULL), "unknown option \"-x\"");
+	check_bad(parse("-tx", NULL), "unknown option \"-x\"");
+	check_bad(parse("--cpu", NULL), "option \"--cpu\" needs a value");
+	check_bad(parse("--stt", NULL),
+		  "unknown option \"--stt\" (did you mean --stat?)");
 	/* trace-cmd's options tdat does not have: named, not ignored */
 	check_bad(parse("-r", "sched", NULL), "-r is not supported");
 	check_bad(parse("-n", "sched", NULL), "-n is not supported");
