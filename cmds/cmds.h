@@ -38,6 +38,11 @@ int getopt_error(int c, char **argv, int optind,
 		 const struct option *longopts);
 void getopt_msg(char *buf, size_t cap, int c, char **argv, int optind,
 		const struct option *longopts);
+/* A job's failure: "tdat APPLET: MSG" on stderr, ended by a pointer at
+ * restore when MSG is damage at an offset in one of the inputs.  1. */
+struct tdat_error;
+int job_failed(const struct tdat_error *e, const char *const *inputs,
+	       int n);
 /* cmds/nearest.c: the name of names[0..n) nearest to word (a typo or a
  * unique prefix), or NULL when none is near enough. */
 const char *nearest_name(const char *word, const char *const *names, int n);

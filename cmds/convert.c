@@ -136,10 +136,8 @@ int cmd_convert(int argc, char **argv)
 		return usage_error("the output \"%s\" is the input",
 				   a.opts.out);
 	in = tdat_open(a.in, &err);
-	if (!in) {
-		fprintf(stderr, "tdat convert: %s\n", err.msg);
-		return 1;
-	}
+	if (!in)
+		return job_failed(&err, &a.in, 1);
 	for (r = 0; tdat_note(in, r); r++)
 		warn_line(NULL, tdat_note(in, r));
 	if (check_chunk_size(in, a.opts.chunk_size)) {
@@ -160,9 +158,5 @@ int cmd_convert(int argc, char **argv)
 	r = convert_file(in, a.opts.out, &o, &err);
 	end_progress(&prog);
 	tdat_close(in);
-	if (r) {
-		fprintf(stderr, "tdat convert: %s\n", err.msg);
-		return 1;
-	}
-	return 0;
+	return r ? job_failed(&err, &a.in, 1) : 0;
 }

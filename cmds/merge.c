@@ -186,11 +186,11 @@ int cmd_merge(int argc, char **argv)
 	}
 	r = merge_files(a.in, a.nin, a.opts.out, &o, &st, &err);
 	end_progress(&prog);
+	if (r)
+		job_failed(&err, (const char *const *)a.in, a.nin);
 	free(a.in);
-	if (r) {
-		fprintf(stderr, "tdat merge: %s\n", err.msg);
+	if (r)
 		return 1;
-	}
 	if (!a.opts.quiet)
 		report_duplicates(&st);
 	if (a.verbose)

@@ -379,15 +379,13 @@ static int run(struct args *a, struct tdat_file *f)
 	o.name_ctx = &nm;
 	r = split_plan(f, &o, &p, &err);
 	if (r) {
-		fprintf(stderr, "tdat split: %s\n", err.msg);
+		job_failed(&err, &a->in, 1);
 		free(o.buffers);
 		return 1;
 	}
 	r = check_names(a->in, &o, p.npieces);
-	if (!r && split_write(f, &o, &p, &written, &err)) {
-		fprintf(stderr, "tdat split: %s\n", err.msg);
-		r = 1;
-	}
+	if (!r && split_write(f, &o, &p, &written, &err))
+		r = job_failed(&err, &a->in, 1);
 	split_plan_free(&p);
 	free(o.buffers);
 	return r;
@@ -431,7 +429,7 @@ int cmd_split(int argc, char **argv)
 	}
 	f = open_input(a.in, &err);
 	if (!f) {
-		fprintf(stderr, "tdat split: %s\n", err.msg);
+		job_failed(&err, &a.in, 1);
 		free(a.picks);
 		return 1;
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cmds/cmds.h"
+#include "convert/repair_hint.h"
 #include "libfmt/tracedat.h"
 
 /* One applet runs per process: it sets this before parsing. */
@@ -99,4 +100,34 @@ void usage_vmsg(char *buf, size_t cap, const char *fmt, va_list ap)
 
 	tdat_verrorf(&e, fmt, ap);
 	snprintf(buf, cap, "%s", e.msg);
+}
+
+/* "PATH: offset N: ..." about one of the inputs, and no memory error:
+ * damage that restore may get around. */
+static const char *damaged_input(const struct tdat_error *e,
+				 const char *const *inputs, int n)
+{
+	size_t len;
+	int i;
+
+	if (e->memory)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		len = strlen(inputs[i]);
+		if (!strncmp(e->msg, inputs[i], len) &&
+		    !strncmp(e->msg + len, ": offset ", 9))
+			return inputs[i];
+	}
+	return NULL;
+}
+
+int job_failed(const struct tdat_error *e, const char *const *inputs, int n)
+{
+	const char *bad = damaged_input(e, inputs, n);
+
+	fprintf(stderr, "tdat %s: %s", cmd_name, e->msg);
+	if (bad && strcmp(cmd_name, "restore"))
+		fprintf(stderr, repair_hint_fmt, bad);
+	fputc('\n', stderr);
+	return 1;
 }

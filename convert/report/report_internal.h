@@ -82,6 +82,7 @@ struct stream {
 		char msg[512];
 		uint64_t off;	/* in the file, UINT64_MAX if unknown */
 		int n;
+		const char *path;	/* the input's */
 	} *damage;		/* per input; allocated on the first */
 };
 

@@ -11,6 +11,7 @@
 #include "convert/report/event_formats.h"
 #include "convert/report/json.h"
 #include "convert/report/pipeline.h"
+#include "convert/repair_hint.h"
 
 static void warn_stderr(void *ctx, const char *msg)
 {
@@ -141,6 +142,27 @@ out:
 	return ret;
 }
 
+/* An input that would not open; damage at an offset points at restore. */
+static void open_failed(const struct report_opts *ro, const char *err)
+{
+	const char *path;
+	size_t len;
+	int k;
+
+	fprintf(stderr, "tdat report: %s", err);
+	for (k = 0; k < ro->ninputs; k++) {
+		path = ro->inputs[k].path;
+		len = strlen(path);
+		if (!strncmp(err, path, len) &&
+		    !strncmp(err + len, ": offset ", 9) &&
+		    !strstr(err, "memory budget")) {
+			fprintf(stderr, repair_hint_fmt, path);
+			break;
+		}
+	}
+	fputc('\n', stderr);
+}
+
 int report_run(const struct report_opts *ro)
 {
 	struct cpu_set cpus, *only = NULL;
@@ -162,7 +184,7 @@ int report_run(const struct report_opts *ro)
 		only = &cpus;
 	}
 	if (inputs_open(&in, ro, err, sizeof(err), &ret))
-		fprintf(stderr, "tdat report: %s\n", err);
+		open_failed(ro, err);
 	else
 		ret = report_events(ro, in, only);
 	inputs_free(in, ro->ninputs);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/report/report_internal.h"
+#include "convert/repair_hint.h"
 
 /*
  * ts * (ns per tick) in double precision, as trace-cmd computes it; a
@@ -69,24 +70,28 @@ static void warn(struct stream *s, const struct stream_cpu *c,
 	if (!d->n++ || off < d->off) {
 		snprintf(d->msg, sizeof(d->msg), "%s", e->msg);
 		d->off = off;
+		d->path = c->f->path;
 	}
 }
 
 void stream_tell(struct stream *s)
 {
-	char line[600];
+	char line[1200], hint[600];
 	int k, more;
 
 	for (k = 0; s->damage && k < 64; k++) {
-		more = s->damage[k].n - 1;
+		struct stream_damage *d = &s->damage[k];
+
+		more = d->n - 1;
 		if (more < 0)
 			continue;
+		snprintf(hint, sizeof(hint), repair_hint_fmt, d->path);
 		if (more)
 			snprintf(line, sizeof(line), "%s; %d more damaged"
-				 " place%s skipped as well", s->damage[k].msg,
-				 more, more > 1 ? "s" : "");
+				 " place%s skipped as well%s", d->msg, more,
+				 more > 1 ? "s" : "", hint);
 		else
-			snprintf(line, sizeof(line), "%s", s->damage[k].msg);
+			snprintf(line, sizeof(line), "%s%s", d->msg, hint);
 		s->warn(s->warn_ctx, line);
 		s->damage[k].n = 0;
 	}

@@ -653,7 +653,8 @@ struct.pack_into('<II', d, q, w & ~31, 4 * tl - 1)
 save('v6-odd-event.dat', d)
 PY
 # applet CASE FIXTURE APPLET: exit 1 or 2, one line naming CASE (never the
-# output) with an offset, nothing left in out/; or exit 0 in silence for
+# output) with an offset and ending with "(tdat restore -o FIXED.dat CASE
+# saves what can be read)", nothing left in out/; or exit 0 in silence for
 # damage an applet need not see (restore: an output trace-cmd reads).
 applet() {
 	local bad=$1 fix=$2 rc=0 left
@@ -676,6 +677,13 @@ applet() {
 	[ "$(wc -l <err)" = 1 ] || fail "$*: $(wc -l <err) lines: $(head -c 600 err)"
 	grep -qF "$bad: offset " err || fail "$*: no input and offset: $(cat err)"
 	! grep -q 'out/' err || fail "$*: the output is named: $(cat err)"
+	# damage ends by pointing at restore, except in restore itself
+	if [ "$1" = restore ]; then
+		! grep -q 'tdat restore -o FIXED' err || fail "$*: restore points at itself"
+	else
+		grep -qF "(tdat restore -o FIXED.dat $bad saves what can be read)" err ||
+			fail "$*: no pointer at restore: $(cat err)"
+	fi
 	left=$(ls -A out)
 	[ -z "$left" ] || fail "$*: left in out/: $left"
 }
