@@ -31,6 +31,9 @@ static const char usage[] =
 "  -e N                N events per piece\n"
 "  -p N                N input pages per CPU per piece (implies -c)\n"
 "  -r                  repeat: pieces until END or the end of the data\n"
+"  --dat-suffix        pieces end in .dat, which KernelShark asks for:\n"
+"                      FILE.0001.dat (FILE: -o without its .dat), and a\n"
+"                      single piece named like the input FILE.1.dat\n"
 "  -c                  count -s/-m/-u/-e per CPU\n"
 "  -C CPU              keep the events of this CPU only\n"
 "  --top               keep the top buffer\n"
@@ -46,10 +49,11 @@ static const char usage[] =
 "stays); only pages at a cut are re-encoded.  If a piece cannot be\n"
 "written, the pieces already written are removed.\n";
 
-enum { OPT_TOP = OPT_OUTOPTS_END };
+enum { OPT_TOP = OPT_OUTOPTS_END, OPT_DAT_SUFFIX };
 
 static const struct option long_opts[] = {
 	{ "top", no_argument, NULL, OPT_TOP },
+	{ "dat-suffix", no_argument, NULL, OPT_DAT_SUFFIX },
 	{ "file-version", required_argument, NULL, OPT_VERSION },
 	{ "compression", required_argument, NULL, OPT_COMPRESSION },
 	{ "help", no_argument, NULL, 'h' },
@@ -68,6 +72,7 @@ struct args {
 	char unit;		/* 's', 'm', 'u', 'e', 'p' or 0 */
 	uint64_t amount;
 	int repeat, per_cpu, only_cpu;
+	int dat_suffix;		/* --dat-suffix: NAME.0001.dat */
 	int npicks;
 	struct pick *picks;
 	int last_pick;		/* index of the last --top/-B, -1 */
@@ -171,6 +176,9 @@ static int parse_option(struct args *a, int c, const char *arg)
 		return 0;
 	case OPT_TOP:
 		return add_pick(a, "");
+	case OPT_DAT_SUFFIX:
+		a->dat_suffix = 1;
+		return 0;
 	case 'B':
 		return add_pick(a, arg);
 	case 'b':
@@ -331,16 +339,27 @@ struct naming {
 	const char *base;
 	int numbered;
 	int dot1;
+	int dat_suffix;		/* base without its ".dat"; names end in it */
 };
 
 static void piece_name(void *ctx, int n, char *buf, size_t cap)
 {
 	const struct naming *nm = ctx;
+	size_t len = strlen(nm->base);
+	const char *end = "";
 
+	if (nm->dat_suffix) {
+		if (len > 4 && !strcmp(nm->base + len - 4, ".dat"))
+			len -= 4;
+		end = ".dat";
+	}
 	if (nm->numbered)
-		snprintf(buf, cap, "%s.%04d", nm->base, n);
+		snprintf(buf, cap, "%.*s.%04d%s", (int)len, nm->base, n, end);
+	else if (nm->dot1 || *end)
+		snprintf(buf, cap, "%.*s%s%s", (int)len, nm->base,
+			 nm->dot1 ? ".1" : "", end);
 	else
-		snprintf(buf, cap, "%s%s", nm->base, nm->dot1 ? ".1" : "");
+		snprintf(buf, cap, "%s", nm->base);
 }
 
 /* No piece may overwrite the input. */
@@ -375,6 +394,7 @@ static int run(struct args *a, struct tdat_file *f)
 	nm.base = a->out ? a->out : a->in;
 	nm.numbered = a->repeat;
 	nm.dot1 = !a->repeat && same_file(nm.base, a->in);
+	nm.dat_suffix = a->dat_suffix;
 	o.piece_name = piece_name;
 	o.name_ctx = &nm;
 	r = split_plan(f, &o, &p, &err);

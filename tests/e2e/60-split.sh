@@ -283,6 +283,20 @@ expect_exit 1 "$TDAT" split -i "$FIX/v6-sched-irq.dat" -o aon/p -e 100 -r
 assert_lines 1 "$ERR"
 assert_eq "p.0002" "$(ls aon)" "pieces left after a failure"
 
+step "--dat-suffix: NAME.0001.dat, the same pieces as NAME.0001"
+mkdir dat
+"$TDAT" split -i "$FIX/v7-zstd-sched-irq.dat" -o dat/p.dat -e 300 -r
+"$TDAT" split -i "$FIX/v7-zstd-sched-irq.dat" -o dat/p.dat -e 300 -r --dat-suffix
+n=$(ls dat | grep -c '^p\.dat\.[0-9]*$')
+[ "$n" -ge 2 ] || fail "only $n pieces"
+for f in dat/p.dat.0*; do
+	assert_same "$f" "dat/p.${f#dat/p.dat.}.dat"
+done
+assert_eq "$n" "$(ls dat | grep -c '^p\.[0-9][0-9][0-9][0-9]\.dat$')" "pieces ending in .dat"
+cp "$FIX/v6-sched-irq.dat" dat/in.dat
+"$TDAT" split -i dat/in.dat -e 100 --dat-suffix
+[ -f dat/in.1.dat ] || fail "a single piece named like the input: $(ls dat)"
+
 step "usage errors"
 expect_exit 2 "$TDAT" split -i "$FIX/v6-sched-irq.dat" -e 10 -m 5
 expect_exit 2 "$TDAT" split -i "$FIX/v6-sched-irq.dat" -b name
