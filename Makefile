@@ -6,6 +6,7 @@
 #   make fuzz       libFuzzer target for the reader (clang)
 #   make demo       convert a bundled v6 recording to v7 zstd and compare
 #   make install PREFIX=/usr/local DESTDIR=
+#   make uninstall  the same variables: removes exactly what install put
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -104,18 +105,41 @@ fuzz: deps
 demo: deps all
 	scripts/demo $(B)
 
+# What install puts where, so that uninstall removes exactly that.
+MAN1 := $(notdir $(wildcard doc/*.1))
+MAN5 := $(notdir $(wildcard doc/*.5))
+COMPLETIONS := share/bash-completion/completions
+INSTALL_DIRS := bin libexec/tdat share/man/man1 share/man/man5 $(COMPLETIONS)
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/tdat
+	for d in $(INSTALL_DIRS); do install -d $(DESTDIR)$(PREFIX)/$$d; done
 	install -m 755 $(B)/tdat $(DESTDIR)$(PREFIX)/bin/tdat
 	for a in $(APPLETS); do ln -sf ../../bin/tdat $(DESTDIR)$(PREFIX)/libexec/tdat/$$a; done
-	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
-	for m in doc/*.1; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
-	for m in doc/*.5; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man5/; done; true
+	install -m 644 $(addprefix doc/,$(MAN1)) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(addprefix doc/,$(MAN5)) $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 644 scripts/tdat-completion.bash $(DESTDIR)$(PREFIX)/$(COMPLETIONS)/tdat
+
+# With DESTDIR, the directories left empty go too (up to DESTDIR); on the
+# live system only libexec/tdat, which is ours alone.
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/tdat $(DESTDIR)$(PREFIX)/$(COMPLETIONS)/tdat
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/libexec/tdat/,$(APPLETS))
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(MAN1))
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/man/man5/,$(MAN5))
+	-rmdir $(DESTDIR)$(PREFIX)/libexec/tdat 2>/dev/null
+	if [ -n "$(DESTDIR)" ]; then \
+	  for d in $(INSTALL_DIRS); do \
+	    d=$(DESTDIR)$(PREFIX)/$$d; \
+	    while [ "$$d" != "$(DESTDIR)" ]; do \
+	      if [ -d "$$d" ]; then rmdir "$$d" 2>/dev/null || break; fi; \
+	      d=$$(dirname "$$d"); done; \
+	  done; \
+	fi
 
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all deps check check-asan fuzz demo install clean
+.PHONY: all deps check check-asan fuzz demo install uninstall clean
 
 -include $(FMT_OBJ:.o=.d) $(ENG_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
          $(TOOL_SRC:tests/tools/%.c=$(B)/obj/tests/tools/%.d)
