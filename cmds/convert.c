@@ -149,12 +149,9 @@ int cmd_convert(int argc, char **argv)
 	o.chunk_size = a.opts.chunk_size;
 	o.threads = a.opts.threads;
 	o.warn = warn_line;
-	progress_start(&prog, 0);
-	if (!a.opts.quiet && isatty(2) &&
-	    tdat_data_size(in) > PROGRESS_MIN_BYTES) {
-		o.progress = show_progress;
-		o.progress_ctx = &prog;
-	}
+	progress_start(&prog, a.opts.quiet);
+	o.progress = show_progress;
+	o.progress_ctx = &prog;
 	r = convert_file(in, a.opts.out, &o, &err);
 	end_progress(&prog);
 	tdat_close(in);

@@ -179,11 +179,9 @@ int cmd_merge(int argc, char **argv)
 	o.chunk_size = a.opts.chunk_size;
 	o.threads = a.opts.threads;
 	o.warn = warn_line;
-	progress_start(&prog, PROGRESS_MIN_BYTES);
-	if (!a.opts.quiet && isatty(2)) {
-		o.progress = show_progress;
-		o.progress_ctx = &prog;
-	}
+	progress_start(&prog, a.opts.quiet);
+	o.progress = show_progress;
+	o.progress_ctx = &prog;
 	r = merge_files(a.in, a.nin, a.opts.out, &o, &st, &err);
 	end_progress(&prog);
 	if (r)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * progress.h - the progress line of convert and merge (cmds/progress.c).
+ * progress.h - the progress line of the long jobs (cmds/progress.c):
+ * convert, merge, split.
  */
 #ifndef PROGRESS_H
 #define PROGRESS_H
@@ -8,17 +9,17 @@
 #include <stdint.h>
 #include <time.h>
 
-/* Below this much data a run is too short for a progress line. */
-#define PROGRESS_MIN_BYTES (64ull << 20)
-
 struct progress {
-	struct timespec last;
-	uint64_t min_total;	/* totals below this: no line */
+	struct timespec start, last;
+	int enabled;		/* stderr is a terminal and no -q */
+	long delay_ms;		/* before the first line */
 	int shown;
 };
 
-void progress_start(struct progress *p, uint64_t min_total);
-/* A progress callback of the convert engine; ctx is a struct progress. */
+/* quiet: -q.  The line is drawn only on a terminal. */
+void progress_start(struct progress *p, int quiet);
+/* A progress callback of the engines; ctx is a struct progress.  Drawn
+ * once the job has run a second, then four times a second. */
 void show_progress(void *ctx, uint64_t done, uint64_t total);
 /* Clears the line if one was drawn. */
 void end_progress(struct progress *p);

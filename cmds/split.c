@@ -10,6 +10,7 @@
 #include <string.h>
 #include "cmds/cmds.h"
 #include "cmds/outopts.h"
+#include "cmds/progress.h"
 #include "convert/split/split.h"
 #include "libfmt/stored.h"
 
@@ -42,6 +43,7 @@ static const char usage[] =
 "  -t                  after -B NAME: make that instance the top buffer\n"
 "  --file-version 6|7  output version (default: the input's)\n"
 "  --compression ALG   none, zlib, zstd or any (default: the input's)\n"
+"  -q                  no progress line\n"
 "  -h, --help          show this help\n"
 "\n"
 "Without --top or -B every buffer is kept.  Pages wholly inside a piece\n"
@@ -73,6 +75,7 @@ struct args {
 	uint64_t amount;
 	int repeat, per_cpu, only_cpu;
 	int dat_suffix;		/* --dat-suffix: NAME.0001.dat */
+	int quiet;		/* -q: no progress line */
 	int npicks;
 	struct pick *picks;
 	int last_pick;		/* index of the last --top/-B, -1 */
@@ -163,6 +166,9 @@ static int parse_option(struct args *a, int c, const char *arg)
 	case 'r':
 		a->repeat = 1;
 		return 0;
+	case 'q':
+		a->quiet = 1;
+		return 0;
 	case 'c':
 		a->per_cpu = 1;
 		return 0;
@@ -207,7 +213,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 	a->last_pick = -1;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hi:o:s:m:u:e:p:rcC:B:b:t",
+	while ((c = getopt_long(argc, argv, ":hi:o:s:m:u:e:p:rcC:B:b:tq",
 				long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
@@ -383,6 +389,7 @@ static int run(struct args *a, struct tdat_file *f)
 	struct split_plan p;
 	struct naming nm;
 	struct tdat_error err;
+	struct progress prog;
 	int r, written;
 
 	memset(&o, 0, sizeof(o));
@@ -404,8 +411,14 @@ static int run(struct args *a, struct tdat_file *f)
 		return 1;
 	}
 	r = check_names(a->in, &o, p.npieces);
-	if (!r && split_write(f, &o, &p, &written, &err))
+	progress_start(&prog, a->quiet);
+	o.progress = show_progress;
+	o.progress_ctx = &prog;
+	if (!r && split_write(f, &o, &p, &written, &err)) {
+		end_progress(&prog);
 		r = job_failed(&err, &a->in, 1);
+	}
+	end_progress(&prog);
 	split_plan_free(&p);
 	free(o.buffers);
 	return r;

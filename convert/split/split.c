@@ -41,6 +41,7 @@ struct batch {
 	uint8_t *run;
 	size_t nrun;
 	int run_k;
+	uint64_t done, total;	/* progress: stored bytes of streams */
 };
 
 static int oom(const struct tdat_file *in, struct tdat_error *err)
@@ -290,6 +291,24 @@ static struct tdat_file *out_meta(struct tdat_file *in,
 	return m;
 }
 
+static uint64_t stream_size(const struct tdat_file *in,
+			    const struct split_stream *st)
+{
+	return in->buffers[st->in_buf].cpus[st->idx].size;
+}
+
+/* What every batch reads: all streams, once per batch of pieces. */
+static uint64_t work_total(const struct tdat_file *in,
+			   const struct split_plan *p, int npieces)
+{
+	uint64_t once = 0;
+	int s;
+
+	for (s = 0; s < p->nstreams; s++)
+		once += stream_size(in, &p->streams[s]);
+	return once * (uint64_t)((npieces + SPLIT_OPEN - 1) / SPLIT_OPEN);
+}
+
 static int run_batch(struct tdat_file *in, const struct split_opts *o,
 		     const struct split_plan *p, struct tdat_file *m,
 		     struct batch *b, int *written, struct tdat_error *err)
@@ -318,8 +337,12 @@ static int run_batch(struct tdat_file *in, const struct split_opts *o,
 			r = write_latency(b, o, ob, err);
 			continue;
 		}
-		for (; !r && s < p->nstreams && p->streams[s].out_buf == ob; s++)
+		for (; !r && s < p->nstreams && p->streams[s].out_buf == ob; s++) {
 			r = write_stream(b, s, chunks, err);
+			b->done += stream_size(in, &p->streams[s]);
+			if (o->progress)
+				o->progress(o->progress_ctx, b->done, b->total);
+		}
 	}
 	for (k = b->k0; !r && k < b->k1; k++) {
 		r = tdat_writer_close(b->w[k - b->k0], err);
@@ -335,12 +358,13 @@ int split_write(struct tdat_file *in, const struct split_opts *o,
 		struct tdat_error *err)
 {
 	struct tdat_writer *w[SPLIT_OPEN] = { NULL };
-	struct batch b = { in, p, 0, 0, w, 0, NULL, 0, NULL, NULL, 0, 0 };
+	struct batch b = { in, p, 0, 0, w, 0, NULL, 0, NULL, NULL, 0, 0, 0, 0 };
 	struct tdat_file *m;
 	uint32_t ps = in->page_size;
 	int i, k, n = p->npieces ? p->npieces : 1, r = 0;
 
 	*written = 0;
+	b.total = work_total(in, p, n);
 	for (i = 0; i < in->nbuffers; i++)
 		if (in->buffers[i].page_size > ps)
 			ps = in->buffers[i].page_size;

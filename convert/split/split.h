@@ -46,6 +46,10 @@ struct split_opts {
 	/* Name of piece n (1-based); the CLI follows trace-cmd's naming. */
 	void (*piece_name)(void *ctx, int n, char *buf, size_t cap);
 	void *name_ctx;
+	/* Stored input bytes of trace data gone through so far (each
+	 * batch of pieces reads its streams again); may be NULL. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
 
 /* Where a piece starts or ends in a stream: before event ev of page. */
