@@ -247,9 +247,9 @@ static int check_json(const struct report_opts *ro, char *err, size_t cap)
 
 	if (!ro->json)
 		return 0;
-	if (ro->show)
-		what = "the show-and-exit options (-e -f -P -E --events --stat"
-		       " --uname --version --cpus --first-event --last-event)";
+	if (ro->show & (SHOW_ENDIAN | SHOW_FUNCS | SHOW_PRINTK |
+			SHOW_EVENT_LIST | SHOW_FORMATS))
+		what = "-e -f -P -E or --events";
 	else if (ro->event_regex)
 		what = "--event";
 	else if (ro->test_filters)

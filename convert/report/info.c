@@ -313,7 +313,9 @@ static int show_each(const struct report_opts *ro, struct info_input *in,
 	for (i = 0; i < n; i++)
 		input_cpus_label(ro, i, in[i].label, sizeof(in[i].label));
 	for (i = 0; i < n; i++) {
-		if (ro->show & cpus)
+		if (ro->json)
+			ret |= report_info_json_one(ro, i, in[i].f);
+		else if (ro->show & cpus)
 			ret |= show_cpus(ro, i, &in[i]);
 		else
 			ret |= show_meta(ro->show, &in[i]);

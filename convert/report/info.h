@@ -12,4 +12,10 @@
  */
 int report_info(const struct report_opts *ro);
 
+/* With --json: input number input (open as f) as one JSON object on a
+ * line (info_json.c).  0, or 1 as report_info. */
+struct tdat_file;
+int report_info_json_one(const struct report_opts *ro, int input,
+			 struct tdat_file *f);
+
 #endif

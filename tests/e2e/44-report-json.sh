@@ -240,9 +240,34 @@ PY
 python3 check.py || fail "JSON and text disagree (above)"
 grep -q '\\u001b\\u00ff' json.$k || fail "odd.dat: escapes not as documented"
 
+step "--json with --stat, --cpus, --first/--last-event, --uname: one object"
+i2=$FIX/v7-zstd-2inst-irq-top-sched-inst1.dat
+$TDAT report --json --stat --uname --cpus --first-event --last-event -i "$i2" >info.json
+assert_lines 1 info.json
+$TDAT report --cpus --first-event --last-event -t -i "$i2" >cpus.txt
+$TDAT report --uname -i "$i2" >uname.txt
+$TDAT report --stat -i "$i2" >stat.txt
+cat >info.py <<'PY'
+import json, re, sys
+d = json.loads(open("info.json").read())
+assert d["file"] == sys.argv[1] and d["cpus"] == 2, d
+uname = open("uname.txt").read().splitlines()
+assert d["uname"] == uname[1] and d["version"] == uname[2], (d, uname)
+# "  0\tFirst event:   539.506827144\tLast event: ..." with -t
+rows = [l.split() for l in open("cpus.txt") if l.startswith("  ")]
+want = [{"cpu": int(r[0]), "first_event": int(r[3].replace(".", "")),
+         "last_event": int(r[6].replace(".", ""))} for r in rows]
+assert d["cpus_with_data"] == want, (d["cpus_with_data"], want)
+text = open("stat.txt").read()
+entries = [int(x) for x in re.findall(r"^entries: (\d+)$", text, re.M)]
+assert [s["entries"] for s in d["stat"]] == entries, (d["stat"], entries)
+assert [s["buffer"] for s in d["stat"]] == ["", "", "inst1", "inst1"], d["stat"]
+assert all(isinstance(s["bytes"], int) for s in d["stat"])
+PY
+python3 info.py "$i2" || fail "--json info disagrees with the text (above)"
+
 step "options --json does not go with, and those it ignores"
-for opt in --stat -e -f -P -E --events --uname --version --cpus \
-	   --first-event --last-event "--event sched" "-T -F sched_switch"; do
+for opt in -e -f -P -E --events "--event sched" "-T -F sched_switch"; do
 	# shellcheck disable=SC2086
 	expect_exit 2 $TDAT report --json $opt -i $a
 	assert_lines 0 "$OUT"
