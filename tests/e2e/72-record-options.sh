@@ -270,6 +270,22 @@ $TDAT record -q -l schedule -e sched -o pl.dat true >pl.out 2>pl.err || rc=$?
 assert_file_absent p.dat.rec
 assert_tracefs_same "after a refused -p and -l"
 
+step "a journal alone (killed before tracing started): restore puts it back"
+mkdir early.dat.rec
+so=$(cat $T/options/sym-offset)
+sa=$(cat $T/options/sym-addr)
+printf 'tdat-tracefs 1 pid 1 keep 0\nsave\t0\t%s\toptions/sym-offset\t%s\\n\n' "$T" "$so" \
+	>early.dat.rec/tracefs
+# a last line cut by the kill: its change never happened, it is not undone
+printf 'save\t0\t%s\toptions/sym-addr\t%s\\n' "$T" "$((1 - sa))" >>early.dat.rec/tracefs
+echo $((1 - so)) >$T/options/sym-offset
+expect_exit 1 $TDAT restore early.dat
+assert_grep "tracefs put back" "$ERR"
+assert_grep "no manifest: the recording was killed before tracing started" "$ERR"
+assert_eq "$so $sa" "$(cat $T/options/sym-offset) $(cat $T/options/sym-addr)" "options after restore"
+assert_file_absent early.dat.rec/tracefs
+assert_tracefs_same "after restoring a journal alone"
+
 step "SIGKILL, then restore puts tracefs back"
 # The top buffer follows this shell (-P -c): set_event_pid, event-fork.
 inst=tbopt$$
