@@ -227,9 +227,12 @@ assert_tracefs_same "after -O, -d, -D"
 
 step "-s and --poll: how often the readers look"
 if command -v strace >/dev/null; then
-	strace -f -e trace=ppoll -o s.st $TDAT record -q -s 20000 --poll -e sched:sched_switch \
-		-o s.dat sleep 1 2>/dev/null
-	strace -f -e trace=ppoll -o s2.st $TDAT record -q -e sched:sched_switch -o s2.dat sleep 1 2>/dev/null
+	# (LeakSanitizer cannot run under ptrace)
+	nolsan=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	ASAN_OPTIONS=$nolsan strace -f -e trace=ppoll -o s.st $TDAT record -q -s 20000 --poll \
+		-e sched:sched_switch -o s.dat sleep 1 || fail "record -s --poll under strace failed"
+	ASAN_OPTIONS=$nolsan strace -f -e trace=ppoll -o s2.st $TDAT record -q \
+		-e sched:sched_switch -o s2.dat sleep 1 || fail "record under strace failed"
 	fast=$(grep -c "ppoll(\[{fd=-1}.*tv_nsec=20000000}" s.st || true)
 	slow=$(grep -c "ppoll(" s2.st || true)
 	[ "$fast" -ge 40 ] || fail "-s 20000 --poll: $fast sleeps of 20 ms without the ring buffer"
