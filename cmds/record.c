@@ -7,8 +7,9 @@
  * trace-cmd record's meaning: -e, -f, -R, -p, -O, -T, -l, -n, -P, -c and
  * --max-graph-depth apply to the buffer named by the last -B (the top
  * buffer before any), -f and -R to the -e just before it, -v to the -e
- * options after it (up to the next -B), and the first argument that is
- * not an option starts the COMMAND, whose own options are left alone.
+ * options after it, and the first argument that is not an option starts
+ * the COMMAND, whose own options are left alone.
+ * (-v before -B deletes the instance in trace-cmd: refused here.)
  * Options trace-cmd has and record has not are refused with exit 2.
  */
 #include <getopt.h>
@@ -35,8 +36,9 @@ static const char usage[] =
 "                      alone, globs, or \"all\")\n"
 "  -f FILTER           filter for the preceding -e\n"
 "  -R TRIGGER          trigger for the preceding -e (repeatable)\n"
-"  -v                  the -e after it (up to the next -B) are disabled,\n"
-"                      not enabled; their -R triggers are still set\n"
+"  -v                  the -e after it are disabled, not enabled; their\n"
+"                      -R triggers are still set (a -B after it, which\n"
+"                      deletes the instance in trace-cmd, is refused)\n"
 "  -a                  store every event format, not only those recorded\n"
 "  -i                  warn about -e events that do not exist, go on\n"
 "  -T                  a kernel stack trace after each event [buffer]\n"
@@ -189,7 +191,7 @@ static const struct {
 
 /* Parser state that is not in record_opts. */
 struct parse_state {
-	int neg;		/* -v seen (until the next -B) */
+	int neg;		/* -v seen */
 	int have_comp;
 	char *msg;
 	size_t cap;
@@ -263,7 +265,7 @@ static int event_option(int c, const char *arg, struct record_opts *o,
 		ps->neg = 1;
 		return 0;
 	}
-	/* 'B', which ends -v as in trace-cmd */
+	/* 'B' */
 	if (ps->neg)
 		return bad(ps, "-v -B %s (deleting an instance) is not"
 			   " implemented", arg);
