@@ -21,7 +21,9 @@
 # then the sums per recorder.
 #
 # Environment: TDAT (default build/tdat), TC_RECORD (default
-# ../shared/tools/tc-record beside this repository).
+# ../shared/tools/tc-record beside this repository), RECORD_OPTS (more
+# options for both recorders, e.g. "-T" for a stack trace after every
+# event).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +33,7 @@ TC_RECORD=${TC_RECORD:-$(cd "$root/.." && pwd)/shared/tools/tc-record}
 bytes=${1:-400000}
 rounds=${2:-3}
 kb=${3:-1024}
-events="-e raw_syscalls -e sched -e irq"
+events="-e raw_syscalls -e sched -e irq ${RECORD_OPTS:-}"
 
 [ "$(id -u)" = 0 ] || { echo "bench/record.sh: needs root" >&2; exit 2; }
 [ -x "$TDAT" ] || { echo "bench/record.sh: no $TDAT (make first)" >&2; exit 2; }
@@ -43,15 +45,19 @@ exec 9>/tmp/tdat-tracefs.lock
 flock -w 300 9 || { echo "bench/record.sh: tracefs is busy" >&2; exit 1; }
 
 # trace-cmd dies on this machine before its cleanup (see tc-record) and
-# leaves the top buffer's size, events and tracing_on changed: put them
-# back after each of its runs.
+# leaves the top buffer's size, events, trace options (-T) and tracing_on
+# changed: put them back after each of its runs.
 T=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
 T=${T:-/sys/kernel/tracing}
 saved_kb=$(sed 's/.*expanded: *\([0-9]*\).*/\1/; s/ .*//' "$T/buffer_size_kb")
 saved_on=$(cat "$T/tracing_on")
 saved_events=$(cat "$T/set_event")
+saved_opts=$(grep -H . "$T"/options/* 2>/dev/null)
 put_back() {
 	local e
+	echo "$saved_opts" | while IFS=: read -r f v; do
+		[ "$(cat "$f")" = "$v" ] || echo "$v" >"$f"
+	done
 	echo "$saved_kb" >"$T/buffer_size_kb"
 	: >"$T/set_event"
 	for e in $saved_events; do echo "$e" >>"$T/set_event"; done

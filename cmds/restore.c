@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "cmds/cmds.h"
 #include "cmds/outopts.h"
+#include "convert/record/record.h"
 #include "convert/restore/restore.h"
 #include "convert/tracefs/sysmeta.h"
 #include "libfmt/outputs.h"
@@ -48,7 +49,9 @@ static const char usage[] =
 "                      was dropped (buffer, CPU, offset, bytes) and what\n"
 "                      was inferred\n"
 "  RECORDING           OUT (or OUT.rec) alone: finish the file of a killed\n"
-"                      \"record -o OUT\" from what it left in OUT.rec/\n"
+"                      \"record -o OUT\" from what it left in OUT.rec/,\n"
+"                      and put tracefs back as it was before it (needs\n"
+"                      root)\n"
 "  --file-version 6|7  output version (default: the input's or HEAD's)\n"
 "  --compression ALG   none, zlib, zstd or any (with --file-version 7)\n"
 "  -q                  do not tell what was dropped or inferred\n"
@@ -154,20 +157,32 @@ static void warn_line(void *ctx, const char *msg)
 
 /* ---- what the arguments name ---- */
 
-static int has_manifest(const char *dir)
-{
-	char path[4300];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/manifest", dir);
-	return !stat(path, &st) && S_ISREG(st.st_mode);
-}
-
 static int is_dir(const char *path)
 {
 	struct stat st;
 
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static int has_file(const char *dir, const char *name)
+{
+	char path[4300];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+static int has_manifest(const char *dir)
+{
+	return has_file(dir, "manifest");
+}
+
+/* What a killed record left: a manifest, or at least the journal of
+ * its tracefs changes (killed before tracing started). */
+static int is_recording(const char *dir)
+{
+	return is_dir(dir) && (has_manifest(dir) || has_file(dir, "tracefs"));
 }
 
 /* ---- the modes ---- */
@@ -260,20 +275,48 @@ static int cpu_files(const struct args *a, const struct convert_opts *o)
 	return 0;
 }
 
-/* OUT.rec/ (named as OUT or as OUT.rec) -> OUT, or -o's name. */
+static void warn_plain(const char *msg)
+{
+	fprintf(stderr, "tdat restore: %s\n", msg);
+}
+
+/* tracefs as it was before the killed recording (OUT.rec/tracefs):
+ * 0 put back or nothing to do, 1 failed (said). */
+static int put_back(const struct args *a, const char *rec)
+{
+	struct tdat_error err;
+	int r = record_put_back(rec, warn_plain, &err);
+
+	if (r < 0)
+		return failed(&err);
+	if (!r && !a->quiet)
+		fprintf(stderr, "tdat restore: tracefs put back as it was before"
+			" the recording (%s/tracefs)\n", rec);
+	return 0;
+}
+
+/* OUT.rec/ (named as OUT or as OUT.rec) -> OUT, or -o's name; and
+ * tracefs put back. */
 static int recording(const struct args *a, const char *rec, const char *out,
 		     const struct convert_opts *o)
 {
 	struct tdat_error err;
+	int r = put_back(a, rec);
 
 	if (a->out)
 		out = a->out;
+	if (!has_manifest(rec)) {
+		fprintf(stderr, "tdat restore: %s/ has no manifest: the"
+			" recording was killed before tracing started, so"
+			" there is no trace to write\n", rec);
+		return 1;
+	}
 	if (assemble_recording(rec, out, o, &err))
 		return failed(&err);
 	if (!a->quiet)
 		fprintf(stderr, "tdat restore: wrote %s from %s/ (which"
 			" can go now)\n", out, rec);
-	return 0;
+	return r;
 }
 
 /*
@@ -316,10 +359,9 @@ static int one_file(const struct args *a, const struct convert_opts *o)
 	struct tdat_error err;
 
 	snprintf(rec, sizeof(rec), "%s.rec", f);
-	if (is_dir(rec) && has_manifest(rec))
+	if (is_recording(rec))
 		return recording(a, rec, f, o);
-	if (n > 4 && !strcmp(f + n - 4, ".rec") && is_dir(f) &&
-	    has_manifest(f)) {
+	if (n > 4 && !strcmp(f + n - 4, ".rec") && is_recording(f)) {
 		snprintf(out, sizeof(out), "%.*s", (int)(n - 4), f);
 		return recording(a, f, out, o);
 	}

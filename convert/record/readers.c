@@ -6,8 +6,9 @@
  * Pages go kernel -> pipe -> file with splice, never through user
  * memory.  A reader sleeps in poll(), which the kernel wakes once
  * buffer_percent of the ring buffer is full (tracefs_setup.c sets it),
- * or after FLUSH_MS at the latest, so that pages reach the disk soon
- * even when events are rare (what a crash leaves is then recent).
+ * or after FLUSH_MS (-s) at the latest, so that pages reach the disk
+ * soon even when events are rare (what a crash leaves is then recent).
+ * With --poll the kernel never wakes a reader: it looks every -s.
  * splice only takes full pages; at the end, once tracing is off, the
  * page the kernel was still filling comes out through read().
  *
@@ -18,10 +19,12 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #include "convert/record/record_internal.h"
@@ -55,6 +58,9 @@ struct readers {
 	struct stream *s;
 	int stop[2];		/* written once: every reader drains and ends */
 	uint64_t max_bytes;
+	struct timespec sleep;	/* the longest sleep */
+	int poll;		/* --poll: not woken by the kernel */
+	int rt_prio;		/* -r */
 };
 
 /* -m: drop the oldest pages once the file is a quarter over the limit. */
@@ -160,13 +166,15 @@ static void *reader_main(void *arg)
 	struct pollfd p[2];
 	int r;
 
-	setpriority(PRIO_PROCESS, (id_t)gettid(), READER_NICE);	/* best effort */
+	if (!s->rs->rt_prio)	/* best effort */
+		setpriority(PRIO_PROCESS, (id_t)gettid(), READER_NICE);
 	for (;;) {
-		p[0].fd = s->raw;
+		/* p[1] is the stop pipe: with --poll, p[0] is ignored */
+		p[0].fd = s->rs->poll ? -1 : s->raw;
 		p[0].events = POLLIN;
 		p[1].fd = s->rs->stop[0];
 		p[1].events = POLLIN;
-		r = poll(p, 2, FLUSH_MS);
+		r = ppoll(p, 2, &s->rs->sleep, NULL);
 		if (r < 0 && errno != EINTR) {
 			tdat_errorf(&s->err, "%s: poll: %s", s->raw_path,
 			     strerror(errno));
@@ -227,9 +235,24 @@ static void close_stream(struct stream *s)
 	s->raw = s->pipe[0] = s->pipe[1] = s->out = -1;
 }
 
-struct readers *readers_start(const struct reader_spec *specs, int n,
-			      uint64_t max_bytes, struct tdat_error *err)
+/* -r: the thread runs SCHED_FIFO at prio. */
+static int realtime(pthread_t th, int prio, struct tdat_error *err)
 {
+	struct sched_param sp = { .sched_priority = prio };
+	int e;
+
+	if (!prio)
+		return 0;
+	e = pthread_setschedparam(th, SCHED_FIFO, &sp);
+	return e ? tdat_errorf(err, "-r %d: cannot run the readers SCHED_FIFO:"
+			       " %s", prio, strerror(e)) : 0;
+}
+
+struct readers *readers_start(const struct reader_spec *specs, int n,
+			      const struct reader_opts *ro,
+			      struct tdat_error *err)
+{
+	long us = ro->sleep_us < 0 ? FLUSH_MS * 1000L : ro->sleep_us;
 	struct readers *r = calloc(1, sizeof(*r));
 	int i, e;
 
@@ -239,7 +262,11 @@ struct readers *readers_start(const struct reader_spec *specs, int n,
 		return NULL;
 	}
 	r->n = n;
-	r->max_bytes = max_bytes;
+	r->max_bytes = ro->max_bytes;
+	r->sleep.tv_sec = us / 1000000;
+	r->sleep.tv_nsec = us % 1000000 * 1000;
+	r->poll = ro->poll;
+	r->rt_prio = ro->rt_prio;
 	r->stop[0] = r->stop[1] = -1;
 	for (i = 0; i < n; i++) {
 		r->s[i].rs = r;
@@ -263,6 +290,8 @@ struct readers *readers_start(const struct reader_spec *specs, int n,
 			goto fail;
 		}
 		r->s[i].started = 1;
+		if (realtime(r->s[i].thread, ro->rt_prio, err))
+			goto fail;
 	}
 	return r;
 fail:

@@ -20,7 +20,15 @@
  *                         cpu NAME CPU FILE
  *                       one "buffer" line per buffer ("-" names the top
  *                       buffer, first), then one "cpu" line per CPU
- *                       stream; FILE is relative to OUT.rec/.
+ *                       stream; FILE is relative to OUT.rec/.  A latency
+ *                       tracer's buffer line ends "latency FILE" and has
+ *                       no cpu lines: FILE (written when the recording
+ *                       ends) holds the kernel's "trace" text.
+ *   OUT.rec/tracefs     the journal of tracefs changes: what each control
+ *                       file held before record first changed it, and
+ *                       the instances it made, a line each, written
+ *                       before the change (convert/record/tracefs_save.c
+ *                       has its format).  record_put_back reads it.
  *   OUT.rec/output      added later: one line "VERSION CODEC" ("6 none",
  *                       "7 zstd"), the file the recording was asked for.
  *                       head.dat is always v7 "none" (quick to write
@@ -46,18 +54,41 @@
 
 #include "libfmt/tracedat.h"
 
+/* A list of words: -O options, -l functions, -R triggers... */
+struct rec_words {
+	int n;
+	char **v;
+};
+
 /* One -e: SYSTEM, SYSTEM:EVENT, EVENT or all (system and event NULL). */
 struct rec_event {
 	char *system;		/* NULL: every system ("all", or EVENT alone) */
 	char *event;		/* NULL: every event of system */
 	char *filter;		/* -f after it, or NULL */
+	int neg;		/* after -v: disabled instead of enabled */
+	struct rec_words triggers;	/* -R after it */
 };
 
-/* The top buffer (name "") or a -B instance, with its -e options. */
+/* The top buffer (name "") or a -B instance, with what applies to it. */
 struct rec_buf_opts {
 	char *name;
 	int nevents;
 	struct rec_event *events;
+	char *tracer;		/* -p, or NULL */
+	struct rec_words options;	/* -O, -T ("stacktrace"), in order */
+	struct rec_words funcs;		/* -l: set_ftrace_filter */
+	struct rec_words notrace;	/* -n: set_ftrace_notrace */
+	int npids;
+	int *pids;		/* -P */
+	int children;		/* -c: event-fork (function-fork) */
+	long graph_depth;	/* --max-graph-depth, -1: leave alone */
+};
+
+/* -d and -D */
+enum rec_ftrace_off {
+	REC_FTRACE_ON = 0,	/* leave the function tracer as it is */
+	REC_FTRACE_OFF_OPT,	/* -d: options/function-trace 0 */
+	REC_FTRACE_OFF_ALL,	/* -D: that and ftrace_enabled 0 */
 };
 
 struct record_opts {
@@ -73,7 +104,24 @@ struct record_opts {
 	enum tdat_codec codec;	/* --compression */
 	long subbuf_kb;		/* --subbuf-size, 0: leave alone */
 	char **cmd;		/* COMMAND [ARGS], or NULL: until a signal */
+	struct rec_words graph_funcs;	/* -g: set_graph_function (top) */
+	int follow;		/* -F: only the command's events */
+	int ignore_missing;	/* -i: warn about missing events */
+	int keep;		/* -k: leave the tracing state on at the end */
+	long sleep_us;		/* -s: longest reader sleep, -1: default */
+	int date;		/* --date: a DATE option */
+	char *ts_offset;	/* --ts-offset: an OFFSET option, as given */
+	int func_stack;		/* --func-stack */
+	enum rec_ftrace_off ftrace_off;	/* -d, -D */
+	char *user;		/* --user: run the command as this user */
+	int all_formats;	/* -a: every event format in the file */
+	long cmdlines_size;	/* --cmdlines-size, 0: leave alone */
+	int rt_prio;		/* -r: SCHED_FIFO priority of readers, 0 */
+	int poll;		/* --poll: readers never wait in the kernel */
 };
+
+/* Latency tracers record the kernel's "trace" text, not pages. */
+int rec_is_latency_tracer(const char *tracer);
 
 /*
  * Record as o says: set tracefs up, start o->cmd if there is one, wait
@@ -82,5 +130,15 @@ struct record_opts {
  * 0, 1 on failure, or the command's (128 + N when signal N killed it).
  */
 int record_run(const struct record_opts *o);
+
+/*
+ * After a killed recording: put tracefs back as recdir/tracefs says it
+ * was (with -k, only record's own settings), then remove that journal.
+ * 1 when there is no journal, 0 done, -1 with err (the journal stays;
+ * warn got a line for each file that could not be put back).  Refused
+ * while the recorder that wrote it still runs.
+ */
+int record_put_back(const char *recdir, void (*warn)(const char *msg),
+		    struct tdat_error *err);
 
 #endif

@@ -5,8 +5,14 @@
  *
  *   record.c        record_run: the session around a COMMAND or a wait
  *   session.c       one recording from setup to the finished file
- *   tracefs_setup.c change control files, remembering what they held,
- *                   and put every one back (rec_tracefs_*)
+ *   tracefs_save.c  change control files, remembering what they held
+ *                   (in memory and in OUT.rec/tracefs, the journal)
+ *   tracefs_restore.c  put every one back (rec_tracefs_restore)
+ *   journal.c       the same from the journal after a kill
+ *   tracefs_setup.c first step of the setup: buffers (rec_tracefs_prepare)
+ *   tracefs_arm.c   second step: filters, tracer, options, pids
+ *   tracefs_events.c  events, filters, triggers; systems recorded
+ *   date.c          --date: the trace clock against the wall clock
  *   readers.c       one thread per CPU stream: trace_pipe_raw -> splice ->
  *                   OUT.rec/FILE (readers_*)
  *   recdir.c        OUT.rec/: manifest, head.dat, removal (recdir_*)
@@ -21,9 +27,15 @@
 #include "convert/record/record.h"
 #include "convert/tracefs/sysmeta.h"
 
-/* ---- tracefs_setup.c ---- */
+/* ---- tracefs_save.c, tracefs_restore.c ---- */
 
-struct rec_saved;
+/* A control file as it was before the recording changed it. */
+struct rec_saved {
+	char *dir;
+	char *file;
+	char *value;	/* as read */
+	int own;	/* record's own setting: put back even with -k */
+};
 
 /* Every control file changed, with what it held before. */
 struct rec_tracefs {
@@ -32,34 +44,86 @@ struct rec_tracefs {
 	struct rec_saved *saved;
 	int ncreated;		/* instances this recording made */
 	char **created;
+	int journal;		/* OUT.rec/tracefs, or -1 */
+	char journal_path[PATH_MAX];
+	void (*warn)(const char *msg);	/* -i's warnings */
 };
 
+void rec_tracefs_init(struct rec_tracefs *t);
+/* err becomes "WHAT (what err said)"; -1. */
+int rec_because(struct tdat_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* The control directory of a buffer: top, or top/instances/NAME. */
 int rec_buffer_dir(const struct rec_tracefs *t, const char *name,
 		   char *dir, size_t cap, struct tdat_error *err);
-/* Write value to dir/file, saving what it held the first time. */
+/* Start the journal recdir/tracefs; every save goes to it too. */
+int rec_journal_open(struct rec_tracefs *t, const char *recdir, int keep,
+		     struct tdat_error *err);
+void rec_journal_close(struct rec_tracefs *t);
+/* Save what dir/file holds (the first time only). */
+int rec_save(struct rec_tracefs *t, const char *dir, const char *file,
+	     struct tdat_error *err);
+/* Write value to dir/file, saving what it held the first time; _own for
+ * record's own settings, which -k does not keep. */
 int rec_set(struct rec_tracefs *t, const char *dir, const char *file,
 	    const char *value, struct tdat_error *err);
-/*
- * Make every buffer of o ready: instances created, tracing off, the old
- * data cleared, events and filters, clock, sizes, CPU mask.  On failure
- * what was changed so far stays recorded in t for rec_tracefs_restore.
- */
-int rec_tracefs_setup(struct rec_tracefs *t, const struct record_opts *o,
-		      struct tdat_error *err);
+int rec_set_own(struct rec_tracefs *t, const char *dir, const char *file,
+		const char *value, struct tdat_error *err);
+/* The instance NAME made unless it exists (then it is someone's: used,
+ * put back, kept). */
+int rec_use_instance(struct rec_tracefs *t, const char *name,
+		     struct tdat_error *err);
+/* Entries added as they are (the journal's reader); -1 out of memory. */
+int rec_tracefs_add_saved(struct rec_tracefs *t, const char *dir,
+			  const char *file, const char *value, int own);
+int rec_tracefs_add_created(struct rec_tracefs *t, const char *name);
+/* Put every saved file back (newest first), remove created instances;
+ * with keep only record's own settings, instances kept.  Goes on after
+ * a failure; warn gets one line per failure.  Frees t's lists. */
+int rec_tracefs_restore(struct rec_tracefs *t, int keep,
+			void (*warn)(const char *msg));
+/* Free t's lists, close the journal, put nothing back. */
+void rec_tracefs_free(struct rec_tracefs *t);
+
+/* ---- tracefs_setup.c, tracefs_arm.c, tracefs_events.c ---- */
+
+/* Buffer i is recorded: an instance, or the top with -e or -p. */
+int rec_recorded(const struct record_opts *o, int i);
+/* First step: -d/-D, --cmdlines-size; buffers made, tracing off,
+ * clock, sizes, CPU mask.  On failure what was changed so far stays in
+ * t for rec_tracefs_restore (so for every step). */
+int rec_tracefs_prepare(struct rec_tracefs *t, const struct record_opts *o,
+			struct tdat_error *err);
+/* Second step: function filters, events, tracer, options, graph depth,
+ * the process filters (-P, and follow_pid for -F when > 0); the old
+ * data cleared. */
+int rec_tracefs_arm(struct rec_tracefs *t, const struct record_opts *o,
+		    int follow_pid, struct tdat_error *err);
+/* set_event and the filters and triggers of buffer b (in dir). */
+int rec_set_events(struct rec_tracefs *t, const struct record_opts *o,
+		   const char *dir, const struct rec_buf_opts *b,
+		   struct tdat_error *err);
 /* tracing_on of every recorded buffer. */
 int rec_tracing_on(struct rec_tracefs *t, const struct record_opts *o,
 		   int on, struct tdat_error *err);
-/* Put every saved file back (newest first), remove created instances.
- * Goes on after a failure; warn gets one line per failure. */
-int rec_tracefs_restore(struct rec_tracefs *t,
-			void (*warn)(const char *msg));
-/* The systems that the -e options of buffer b select (sorted, unique);
- * every system for "all".  Freed with tfs_names_free. */
+/* The systems that the -e options select (sorted, unique); every
+ * system for "all".  Freed with tfs_names_free. */
 struct tfs_names;
 int rec_selected_systems(const struct rec_tracefs *t,
 			 const struct record_opts *o, struct tfs_names *out,
 			 struct tdat_error *err);
+
+/* ---- date.c ---- */
+
+/*
+ * --date: tracing on in dir for a moment, a marker written between two
+ * readings of the wall clock, its timestamp found in the ring buffer
+ * (pages read with m's layout); the best of a few tries.  *usecs gets
+ * wall clock minus trace clock in microseconds, as trace-cmd's DATE
+ * option holds it.  Leaves tracing off and the buffer empty.
+ */
+int rec_date_offset(const char *dir, const struct tdat_file *m,
+		    long long *usecs, struct tdat_error *err);
 
 /* ---- readers.c ---- */
 
@@ -78,8 +142,17 @@ struct reader_spec {
  * only the newest max_bytes (whole pages) of each file.  When a reader
  * fails it records the error and sends SIGUSR1 to the process.
  */
+/* How the readers wait: sleep_us the longest sleep (-1: the default),
+ * poll: never in the kernel's wait (--poll), rt_prio: SCHED_FIFO (-r). */
+struct reader_opts {
+	uint64_t max_bytes;
+	long sleep_us;
+	int poll;
+	int rt_prio;
+};
 struct readers *readers_start(const struct reader_spec *specs, int n,
-			      uint64_t max_bytes, struct tdat_error *err);
+			      const struct reader_opts *ro,
+			      struct tdat_error *err);
 /* Tracing is off: move everything left and join the threads.  Closes
  * every tracefs file.  -1 if any reader failed. */
 int readers_stop(struct readers *r, struct tdat_error *err);
@@ -91,6 +164,9 @@ void readers_free(struct readers *r);
 int readers_limit_failed(const struct readers *r);
 
 /* ---- recdir.c ---- */
+
+/* A latency tracer's text in OUT.rec/ (the manifest names it). */
+#define REC_LATENCY_FILE "latency"
 
 /* OUT.rec for out. */
 int recdir_path(const char *out, char *dir, size_t cap,
@@ -121,12 +197,14 @@ struct rec_session {
 	int *spec_buf;		/* index into o->bufs of each stream */
 	struct readers *rd;
 	int tracing;
+	int latency;		/* a latency tracer: the "trace" text */
 };
 
-/* Set tracefs up, write OUT.rec's manifest and head.dat, start the
- * readers, turn tracing on.  On failure everything is undone. */
+/* Set tracefs up (follow_pid: -F's process, or 0), write OUT.rec's
+ * manifest and head.dat, start the readers, turn tracing on.  On
+ * failure everything is undone. */
 int rec_session_start(struct rec_session *s, const struct record_opts *o,
-		      struct tdat_error *err);
+		      int follow_pid, struct tdat_error *err);
 /* Tracing off, drain, put tracefs back, assemble OUT, remove OUT.rec.
  * lost gets the events the kernel dropped (overruns).  Frees s. */
 int rec_session_stop(struct rec_session *s, uint64_t *lost,

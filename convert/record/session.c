@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * session.c - one recording: tracefs set up, OUT.rec/ described
- * (manifest, head.dat) before the first page moves, readers started,
- * tracing on; then at the end tracing off, every page drained, tracefs
- * put back, OUT assembled from OUT.rec/ (convert/restore/restore.h) and
- * OUT.rec/ removed.
+ * session.c - one recording: tracefs set up (each change journaled in
+ * OUT.rec/tracefs first), OUT.rec/ described (manifest, head.dat)
+ * before the first page moves, readers started, tracing on; then at the
+ * end tracing off, every page drained (or, for a latency tracer, the
+ * "trace" text saved), tracefs put back, OUT assembled from OUT.rec/
+ * (convert/restore/restore.h) and OUT.rec/ removed.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "convert/restore/restore.h"
 #include "convert/record/record_internal.h"
 #include "convert/tracefs/tracefs.h"
@@ -16,11 +19,6 @@
 static void warn_line(const char *msg)
 {
 	fprintf(stderr, "tdat record: warning: %s\n", msg);
-}
-
-static int recorded(const struct record_opts *o, int i)
-{
-	return i > 0 || o->bufs[0].nevents > 0;
 }
 
 /* One reader per CPU of every recorded buffer; files cpuN (top) and
@@ -38,7 +36,7 @@ static int plan_streams(struct rec_session *s, struct tdat_error *err)
 	if (!s->specs || !s->spec_buf)
 		return tdat_errorf(err, "out of memory");
 	for (i = 0; i < o->nbufs; i++) {
-		if (!recorded(o, i))
+		if (!rec_recorded(o, i))
 			continue;
 		for (cpu = 0; cpu < s->ncpus; cpu++) {
 			struct reader_spec *sp = &s->specs[n];
@@ -82,7 +80,7 @@ static int write_manifest(struct rec_session *s, struct tdat_error *err)
 	len = (size_t)snprintf(text, cap, "tdat-recording 1\n"
 			       "page_size %u\n", s->meta->page_size);
 	for (i = 0; i < o->nbufs; i++) {
-		if (!recorded(o, i))
+		if (!rec_recorded(o, i))
 			continue;
 		if (rec_buffer_dir(&s->t, o->bufs[i].name, dir, sizeof(dir),
 				   err) ||
@@ -91,9 +89,10 @@ static int write_manifest(struct rec_session *s, struct tdat_error *err)
 			return -1;
 		}
 		len += (size_t)snprintf(text + len, cap - len,
-					"buffer %s clock %s cpus %d\n",
+					"buffer %s clock %s cpus %d%s\n",
 					i ? o->bufs[i].name : "-", clock,
-					s->ncpus);
+					s->ncpus, s->latency ?
+					" latency " REC_LATENCY_FILE : "");
 	}
 	for (i = 0; i < s->nspecs; i++) {
 		const char *file = strrchr(s->specs[i].path, '/') + 1;
@@ -112,24 +111,54 @@ static int write_manifest(struct rec_session *s, struct tdat_error *err)
 	return r;
 }
 
-/* The metadata: formats of the systems recorded, options of the first
- * recorded buffer (its trace_clock). */
+/* --date's DATE option (microseconds from the trace clock to the wall
+ * clock, "0x%llx" as trace-cmd writes it), or --ts-offset's OFFSET. */
+static int time_option(struct rec_session *s, const char *dir,
+		       struct tdat_error *err)
+{
+	struct tdat_option opt;
+	long long usecs;
+	char text[32];
+
+	if (s->o->date) {
+		if (rec_date_offset(dir, s->meta, &usecs, err))
+			return -1;
+		snprintf(text, sizeof(text), "0x%llx", usecs);
+		opt.id = TDAT_OPT_DATE;
+	} else if (s->o->ts_offset) {
+		snprintf(text, sizeof(text), "%s", s->o->ts_offset);
+		opt.id = TDAT_OPT_OFFSET;
+	} else {
+		return 0;
+	}
+	opt.size = (uint32_t)strlen(text) + 1;
+	opt.data = (uint8_t *)text;
+	return tdat_add_option(s->meta, &opt) ?
+	       tdat_errorf(err, "out of memory") : 0;
+}
+
+/* The metadata: formats of the systems recorded (every one with -a and
+ * for a latency tracer, as trace-cmd), options of the first recorded
+ * buffer (its trace_clock). */
 static int collect_meta(struct rec_session *s, struct tdat_error *err)
 {
 	const struct record_opts *o = s->o;
 	struct tfs_names systems;
 	char dir[PATH_MAX];
-	int first = recorded(o, 0) ? 0 : 1;
+	int first = rec_recorded(o, 0) ? 0 : 1;
+	int all = o->all_formats || s->latency;
 
-	if (rec_selected_systems(&s->t, o, &systems, err))
+	if (!all && rec_selected_systems(&s->t, o, &systems, err))
 		return -1;
-	s->meta = sysmeta_collect(s->t.top, &systems, NULL, err);
-	tfs_names_free(&systems);
+	s->meta = sysmeta_collect(s->t.top, all ? NULL : &systems, NULL, err);
+	if (!all)
+		tfs_names_free(&systems);
 	if (!s->meta)
 		return -1;
 	s->ncpus = (int)s->meta->cpu_count;
 	if (rec_buffer_dir(&s->t, o->bufs[first].name, dir, sizeof(dir), err) ||
-	    sysmeta_page_size(dir, &s->meta->page_size, err))
+	    sysmeta_page_size(dir, &s->meta->page_size, err) ||
+	    time_option(s, dir, err))
 		return -1;
 	return sysmeta_add_options(s->meta, dir, err);
 }
@@ -147,7 +176,7 @@ static void free_session(struct rec_session *s)
 	s->spec_buf = NULL;
 }
 
-/* Undo a start that failed part way. */
+/* Undo a start that failed part way: everything goes back, -k or not. */
 static void abort_start(struct rec_session *s)
 {
 	struct tdat_error e;
@@ -156,29 +185,44 @@ static void abort_start(struct rec_session *s)
 		rec_tracing_on(&s->t, s->o, 0, &e);
 	if (s->rd)
 		readers_stop(s->rd, &e);
-	rec_tracefs_restore(&s->t, warn_line);
+	rec_tracefs_restore(&s->t, 0, warn_line);
 	if (s->recdir_made && recdir_remove(s->recdir, &e))
 		warn_line(e.msg);
 	free_session(s);
 }
 
+static int start_readers(struct rec_session *s, struct tdat_error *err)
+{
+	const struct record_opts *o = s->o;
+	struct reader_opts ro = { (uint64_t)o->max_kb << 10, o->sleep_us,
+				  o->poll, o->rt_prio };
+
+	if (!s->nspecs)
+		return 0;
+	s->rd = readers_start(s->specs, s->nspecs, &ro, err);
+	return s->rd ? 0 : -1;
+}
+
 int rec_session_start(struct rec_session *s, const struct record_opts *o,
-		      struct tdat_error *err)
+		      int follow_pid, struct tdat_error *err)
 {
 	memset(s, 0, sizeof(*s));
 	s->o = o;
+	rec_tracefs_init(&s->t);
+	s->t.warn = warn_line;
+	s->latency = rec_is_latency_tracer(o->bufs[0].tracer);
 	if (tfs_find(s->t.top, sizeof(s->t.top), err) ||
 	    recdir_path(o->output, s->recdir, sizeof(s->recdir), err) ||
 	    recdir_create(s->recdir, err))
 		return -1;
 	s->recdir_made = 1;
-	if (rec_tracefs_setup(&s->t, o, err) || collect_meta(s, err) ||
-	    plan_streams(s, err) || write_manifest(s, err) ||
-	    recdir_write_head(s->recdir, s->meta, 7, TDAT_CODEC_NONE, err))
-		goto fail;
-	s->rd = readers_start(s->specs, s->nspecs,
-			      (uint64_t)o->max_kb << 10, err);
-	if (!s->rd)
+	if (rec_journal_open(&s->t, s->recdir, o->keep, err) ||
+	    rec_tracefs_prepare(&s->t, o, err) || collect_meta(s, err) ||
+	    rec_tracefs_arm(&s->t, o, follow_pid, err) ||
+	    (!s->latency && plan_streams(s, err)) ||
+	    write_manifest(s, err) ||
+	    recdir_write_head(s->recdir, s->meta, 7, TDAT_CODEC_NONE, err) ||
+	    start_readers(s, err))
 		goto fail;
 	s->tracing = 1;
 	if (rec_tracing_on(&s->t, o, 1, err))
@@ -220,7 +264,7 @@ static int final_meta(struct rec_session *s, struct tdat_error *err)
 	int i;
 
 	for (i = 0; i < o->nbufs; i++) {
-		if (!recorded(o, i))
+		if (!rec_recorded(o, i))
 			continue;
 		if (rec_buffer_dir(&s->t, o->bufs[i].name, dir, sizeof(dir),
 				   err) ||
@@ -229,6 +273,31 @@ static int final_meta(struct rec_session *s, struct tdat_error *err)
 			return -1;
 	}
 	return sysmeta_refresh_cmdlines(s->meta, s->t.top, err);
+}
+
+/* A latency tracer's result: the top buffer's "trace" text. */
+static int save_latency(struct rec_session *s, struct tdat_error *err)
+{
+	struct tdat_blob text;
+	int r;
+
+	if (tfs_read(s->t.top, "trace", &text, err))
+		return -1;
+	r = recdir_write_text(s->recdir, REC_LATENCY_FILE, (char *)text.data,
+			      err);
+	free(text.data);
+	return r;
+}
+
+static int unlink_journal(struct rec_session *s, struct tdat_error *err)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/tracefs", s->recdir);
+	if (unlink(path) && errno != ENOENT)
+		return tdat_errorf(err, "%s: cannot remove: %s", path,
+				   strerror(errno));
+	return 0;
 }
 
 static void keep_going(void *ctx, const char *msg)
@@ -255,12 +324,13 @@ int rec_session_stop(struct rec_session *s, uint64_t *lost,
 		*err = e;
 	}
 	s->tracing = 0;
-	if (readers_stop(s->rd, &e)) {
+	if ((s->rd && readers_stop(s->rd, &e)) ||
+	    (s->latency && save_latency(s, &e))) {
 		if (!r)
 			*err = e;
 		r = -1;
 	}
-	if (readers_limit_failed(s->rd))
+	if (s->rd && readers_limit_failed(s->rd))
 		warn_line("-m: this file system cannot drop the oldest pages"
 			  " of a file; everything was kept");
 	if (final_meta(s, &e)) {
@@ -271,7 +341,10 @@ int rec_session_stop(struct rec_session *s, uint64_t *lost,
 				      &e))
 			warn_line(e.msg);
 	}
-	restored = rec_tracefs_restore(&s->t, warn_line);
+	restored = rec_tracefs_restore(&s->t, s->o->keep, warn_line);
+	/* put back: not again by a restore of what is left */
+	if (!restored && unlink_journal(s, &e))
+		warn_line(e.msg);
 	if (r) {
 		e = *err;
 		free_session(s);

@@ -97,6 +97,33 @@ static int print_heads(struct outbuf *o, const struct report_opts *ro,
 	return 0;
 }
 
+/* A latency tracer's file: the kernel's "trace" text, no events. */
+static int is_latency(const struct input *in)
+{
+	const struct tdat_buffer *top = tdat_top_buffer(in->f);
+
+	return top && top->latency;
+}
+
+/* trace-cmd prints the text (up to a NUL, as printf's "%.*s") after the
+ * cpus= line, then a newline, and nothing else. */
+static int print_latency(struct outbuf *o, struct input *in)
+{
+	struct tdat_error err;
+	struct tdat_blob text;
+	int buf = (int)(tdat_top_buffer(in->f) - in->f->buffers);
+
+	if (tdat_read_latency(in->f, buf, &text, &err)) {
+		fprintf(stderr, "tdat report: %s\n", err.msg);
+		return 1;
+	}
+	outbuf_put(o, (const char *)text.data,
+		   text.data ? strnlen((const char *)text.data, text.len) : 0);
+	outbuf_putc(o, '\n');
+	free(text.data);
+	return 0;
+}
+
 static int report_events(const struct report_opts *ro, struct input *in,
 			 const struct cpu_set *cpus)
 {
@@ -116,10 +143,22 @@ static int report_events(const struct report_opts *ro, struct input *in,
 	po.layout34 = ro->layout34;
 	outbuf_init(&o, stdout);
 	print_init(&p, &o, &po);
+	for (k = 0; k < ro->ninputs; k++)
+		if (is_latency(&in[k]) && ro->ninputs > 1) {
+			fprintf(stderr, "tdat report: %s: latency traces do not"
+				" work with multiple inputs\n", in[k].path);
+			ret = 1;
+			goto out;
+		}
 	if (ro->json)	/* no cpus= lines: every line is an object */
 		json_printer_init(&p, ro->ninputs > 1);
 	else if (print_heads(&o, ro, in))
 		goto out;
+	if (is_latency(&in[0])) {
+		if (!ro->json)
+			ret = print_latency(&o, &in[0]);
+		goto out;
+	}
 	for (k = 0; k < ro->ninputs; k++)
 		input_adjust(ro, &ro->inputs[k], in[k].f, &s.adjust[k]);
 	if (ro->align_ts && !ro->raw_ts)

@@ -91,6 +91,7 @@ struct asm_meta {
 	int nbufs;
 	struct tdat_buffer *bufs;
 	char ***files;		/* per buffer: per CPU index, a path */
+	char **latency;		/* per buffer: a latency text file, or NULL */
 	uint32_t cpus;		/* CPU count the manifest gives, at least */
 	int missing_ok;		/* a raw file that is not there is empty */
 	/* what the files held: pages kept, and the first file with bytes
@@ -112,8 +113,11 @@ static void asm_free(struct asm_meta *a)
 		free(a->bufs[i].name);
 		free(a->bufs[i].clock);
 		free(a->bufs[i].cpus);
+		if (a->latency)
+			free(a->latency[i]);
 	}
 	free(a->files);
+	free(a->latency);
 	free(a->bufs);
 	tdat_close(a->m);
 }
@@ -122,7 +126,7 @@ static struct tdat_buffer *asm_add_buffer(struct asm_meta *a, const char *name,
 					  const char *clock, uint32_t ps)
 {
 	struct tdat_buffer *b;
-	char ***files;
+	char ***files, **lat;
 
 	b = realloc(a->bufs, (size_t)(a->nbufs + 1) * sizeof(*b));
 	if (!b)
@@ -133,6 +137,11 @@ static struct tdat_buffer *asm_add_buffer(struct asm_meta *a, const char *name,
 		return NULL;
 	a->files = files;
 	a->files[a->nbufs] = NULL;
+	lat = realloc(a->latency, (size_t)(a->nbufs + 1) * sizeof(*lat));
+	if (!lat)
+		return NULL;
+	a->latency = lat;
+	a->latency[a->nbufs] = NULL;
 	b = &a->bufs[a->nbufs++];
 	memset(b, 0, sizeof(*b));
 	b->page_size = ps;
@@ -266,6 +275,36 @@ static int nothing_kept(const struct asm_meta *a, struct tdat_error *err)
 			 " dropped)", (unsigned long long)a->junk);
 }
 
+/* A latency tracer's text (a killed recording may not have it yet). */
+static int put_latency(struct asm_meta *a, struct tdat_writer *w, int buf,
+		       const struct convert_opts *o, struct tdat_error *err)
+{
+	const char *path = a->latency[buf];
+	uint8_t *text = NULL;
+	struct stat st;
+	size_t got = 0;
+	int fd, r;
+
+	if (access(path, F_OK)) {
+		restore_say(o, "%s: missing: the latency tracer's text was not"
+			    " saved", path);
+		return tdat_writer_put_latency(w, buf, "", 0, err);
+	}
+	fd = tdat_open_regular(path, err);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !(text = malloc((size_t)st.st_size + 1)) ||
+	    read_full(fd, text, (size_t)st.st_size, &got)) {
+		close(fd);
+		free(text);
+		return tdat_fail_nooff(err, path, "cannot read");
+	}
+	close(fd);
+	r = tdat_writer_put_latency(w, buf, text, got, err);
+	free(text);
+	return r;
+}
+
 static int asm_write(struct asm_meta *a, const struct tdat_file *head,
 		     const char *out, const struct convert_opts *o,
 		     struct tdat_error *err)
@@ -292,13 +331,19 @@ static int asm_write(struct asm_meta *a, const struct tdat_file *head,
 		free(ids);
 		return -1;
 	}
-	for (i = 0; i < a->nbufs; i++)
+	for (i = 0; i < a->nbufs; i++) {
+		if (a->bufs[i].latency && put_latency(a, w, i, o, err)) {
+			tdat_writer_abort(w);
+			free(ids);
+			return -1;
+		}
 		for (j = 0; j < a->bufs[i].ncpus; j++)
 			if (put_stream(a, w, ids, i, j, o, err)) {
 				tdat_writer_abort(w);
 				free(ids);
 				return -1;
 			}
+	}
 	free(ids);
 	if (nothing_kept(a, err)) {
 		tdat_writer_abort(w);
@@ -385,12 +430,27 @@ static int parse_uint(const char *s, unsigned long max, unsigned long *v)
 	return errno || *end || *v > max ? -1 : 0;
 }
 
-/* "buffer NAME clock CLOCK cpus N [page_size P]" */
+/* A FILE of the manifest: inside the directory. */
+static int mf_file(struct manifest *mf, const char *file, char *path,
+		   size_t cap, struct tdat_error *err)
+{
+	if (file[0] == '/' || !strcmp(file, "..") || !strncmp(file, "../", 3) ||
+	    strstr(file, "/../"))
+		return mf_fail(mf, err, "a FILE must stay inside the"
+			       " directory");
+	if ((size_t)snprintf(path, cap, "%s/%s", mf->dir, file) >= cap)
+		return mf_fail(mf, err, "file name too long");
+	return 0;
+}
+
+/* "buffer NAME clock CLOCK cpus N [page_size P] [latency FILE]" */
 static int mf_buffer(struct manifest *mf, struct asm_meta *a, char **w,
 		     int n, struct tdat_error *err)
 {
 	unsigned long cpus, ps = mf->page_size;
-	const char *clock = NULL;
+	const char *clock = NULL, *latency = NULL;
+	struct tdat_buffer *b;
+	char path[4096];
 	int i, have_cpus = 0;
 
 	if (n < 2 || n % 2)
@@ -405,6 +465,8 @@ static int mf_buffer(struct manifest *mf, struct asm_meta *a, char **w,
 		else if (!strcmp(w[i], "page_size") &&
 			 !parse_uint(w[i + 1], 1u << 24, &ps) && ps >= 64)
 			;
+		else if (!strcmp(w[i], "latency"))
+			latency = w[i + 1];
 		else
 			return mf_fail(mf, err, "bad buffer attribute");
 	}
@@ -414,8 +476,12 @@ static int mf_buffer(struct manifest *mf, struct asm_meta *a, char **w,
 		return mf_fail(mf, err, "buffer listed twice");
 	if (!ps)
 		return mf_fail(mf, err, "no page_size before the buffers");
-	if (!asm_add_buffer(a, buffer_name(w[1]), clock, (uint32_t)ps))
+	if (latency && mf_file(mf, latency, path, sizeof(path), err))
+		return -1;
+	b = asm_add_buffer(a, buffer_name(w[1]), clock, (uint32_t)ps);
+	if (!b || (latency && !(a->latency[a->nbufs - 1] = strdup(path))))
 		return mf_fail(mf, err, "out of memory");
+	b->latency = latency != NULL;
 	if (cpus > a->cpus)
 		a->cpus = (uint32_t)cpus;
 	return 0;
@@ -434,16 +500,13 @@ static int mf_cpu(struct manifest *mf, struct asm_meta *a, char **w, int n,
 	b = find_buffer(a, buffer_name(w[1]));
 	if (b < 0)
 		return mf_fail(mf, err, "CPU of a buffer not listed before");
+	if (a->bufs[b].latency)
+		return mf_fail(mf, err, "CPU of a latency buffer");
 	for (i = 0; i < a->bufs[b].ncpus; i++)
 		if (a->bufs[b].cpus[i].cpu == (int)cpu)
 			return mf_fail(mf, err, "CPU listed twice");
-	if (w[3][0] == '/' || !strcmp(w[3], "..") || !strncmp(w[3], "../", 3) ||
-	    strstr(w[3], "/../"))
-		return mf_fail(mf, err, "a FILE must stay inside the"
-			       " directory");
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", mf->dir, w[3]) >=
-	    sizeof(path))
-		return mf_fail(mf, err, "file name too long");
+	if (mf_file(mf, w[3], path, sizeof(path), err))
+		return -1;
 	if (asm_add_cpu(a, b, (int)cpu, path))
 		return mf_fail(mf, err, "out of memory");
 	return 0;
@@ -452,12 +515,12 @@ static int mf_cpu(struct manifest *mf, struct asm_meta *a, char **w, int n,
 static int mf_line(struct manifest *mf, struct asm_meta *a, char *s,
 		   struct tdat_error *err)
 {
-	char *w[8], *save = NULL, *t;
+	char *w[10], *save = NULL, *t;
 	unsigned long v;
 	int n = 0;
 
 	for (t = strtok_r(s, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-		if (n == 8)
+		if (n == 10)
 			return mf_fail(mf, err, "too many words");
 		w[n++] = t;
 	}
@@ -539,16 +602,19 @@ static void top_first(struct asm_meta *a)
 {
 	int t = find_buffer(a, "");
 	struct tdat_buffer b;
-	char **f;
+	char **f, *l;
 
 	if (t <= 0)
 		return;
 	b = a->bufs[t];
 	f = a->files[t];
+	l = a->latency[t];
 	memmove(a->bufs + 1, a->bufs, (size_t)t * sizeof(b));
 	memmove(a->files + 1, a->files, (size_t)t * sizeof(f));
+	memmove(a->latency + 1, a->latency, (size_t)t * sizeof(l));
 	a->bufs[0] = b;
 	a->files[0] = f;
+	a->latency[0] = l;
 }
 
 /*

@@ -211,23 +211,54 @@ int sysmeta_refresh_cmdlines(struct tdat_file *m, const char *tdir,
 
 /* ---- sizes and counts ---- */
 
-int sysmeta_page_size(const char *dir, uint32_t *size, struct tdat_error *err)
+/* header_page's data field (offset, size) and commit field size. */
+static int header_page_layout(const char *dir, unsigned long *off,
+			      unsigned long *len, unsigned long *commit,
+			      struct tdat_error *err)
 {
 	struct tdat_blob page;
-	const char *f;
-	unsigned long off, len;
+	const char *f, *c;
 
 	if (tfs_read(dir, "events/header_page", &page, err))
 		return -1;
 	f = strstr((char *)page.data, " data;");
-	if (!f || sscanf(f, " data;%*[ \t]offset:%lu;%*[ \t]size:%lu;", &off,
-			 &len) != 2 || off + len < 64 || off + len > (1u << 24)) {
+	c = strstr((char *)page.data, " commit;");
+	*commit = sizeof(long);
+	if (c)
+		sscanf(c, " commit;%*[ \t]offset:%*u;%*[ \t]size:%lu;", commit);
+	if (!f || sscanf(f, " data;%*[ \t]offset:%lu;%*[ \t]size:%lu;", off,
+			 len) != 2 || *off + *len < 64 || *off + *len > (1u << 24) ||
+	    *off >= 64 || (*commit != 4 && *commit != 8)) {
 		free(page.data);
 		return tdat_errorf(err, "%s/events/header_page: no usable data field",
 			    dir);
 	}
 	free(page.data);
+	return 0;
+}
+
+int sysmeta_page_size(const char *dir, uint32_t *size, struct tdat_error *err)
+{
+	unsigned long off, len, commit;
+
+	if (header_page_layout(dir, &off, &len, &commit, err))
+		return -1;
 	*size = (uint32_t)(off + len);
+	return 0;
+}
+
+/* What page walkers need (libfmt learns it from header_page when it
+ * reads a file): the commit word's width and where data starts. */
+static int page_layout(struct tdat_file *m, const char *dir,
+		       struct tdat_error *err)
+{
+	unsigned long off, len, commit;
+
+	if (header_page_layout(dir, &off, &len, &commit, err))
+		return -1;
+	m->page_size = (uint32_t)(off + len);
+	m->commit_size = (int)commit;
+	m->page_header_size = (int)off;
 	return 0;
 }
 
@@ -297,7 +328,7 @@ struct tdat_file *sysmeta_collect(const char *tdir,
 		kname = slash ? slash + 1 : kallsyms;
 	}
 	ncpus = sysmeta_cpu_count(tdir, err);
-	if (ncpus < 0 || sysmeta_page_size(tdir, &m->page_size, err) ||
+	if (ncpus < 0 || page_layout(m, tdir, err) ||
 	    headers(m, tdir, err) || ftrace_formats(m, tdir, err) ||
 	    event_formats(m, tdir, systems, err) ||
 	    text_part(m, TDAT_META_KALLSYMS, kdir, kname, 0, err) ||

@@ -21,42 +21,8 @@ command -v trace-cmd >/dev/null || skip "trace-cmd (the oracle) is not installed
 exec 9>/tmp/tdat-tracefs.lock
 flock -w 120 9 || fail "tracefs lock held for 2 minutes"
 
-# effective_kb DIR: the ring buffer's size per CPU as it is, or as it will
-# be once used.  A buffer never used since boot reads "7 (expanded: 1408)";
-# enabling any event expands it for good, to whole sub-buffers of
-# (sub-buffer size - 16) data bytes, and it then reads 1410.  Both mean
-# the same buffer: compare the size in whole sub-buffers.
-effective_kb() {
-	local kb sub=4
-	kb=$(cat "$1/buffer_size_kb")
-	[ -e "$1/buffer_subbuf_size_kb" ] && sub=$(cat "$1/buffer_subbuf_size_kb")
-	case $kb in
-	*expanded:*)
-		kb=${kb##*expanded: }
-		kb=${kb%)}
-		local data=$((sub * 1024 - 16))
-		kb=$(( (kb * 1024 + data - 1) / data * data / 1024 )) ;;
-	esac
-	echo "$kb"
-}
-
-# snapshot: the control files record changes, top buffer and instances.
-snapshot() {
-	local d f
-	for d in "$T" "$T"/instances/*; do
-		[ -d "$d" ] || continue
-		echo "== $d"
-		echo "-- buffer_size_kb (effective)"
-		effective_kb "$d"
-		for f in tracing_on trace_clock buffer_percent \
-			 tracing_cpumask buffer_subbuf_size_kb set_event; do
-			[ -e "$d/$f" ] && { echo "-- $f"; cat "$d/$f"; }
-		done
-		echo "-- filters"
-		grep -r -v -x none "$d/events" --include=filter 2>/dev/null |
-			grep -v -e '^[^:]*/events/[^/]*/filter:' || true
-	done
-}
+# snapshot: every setting record may change, top buffer and instances.
+snapshot() { "$E2E/tracefs-snapshot" "$T"; }
 snapshot >before.txt
 
 # assert_tracefs_same WHEN
@@ -222,10 +188,8 @@ sleep 0.6
 kill -KILL $pid
 wait $pid 2>/dev/null || true
 wait
-# Nothing could put this instance back: the recorder was killed.
-echo 0 >"$T/instances/$inst/tracing_on"
-rmdir "$T/instances/$inst" || fail "cannot remove instance $inst"
-assert_tracefs_same "after SIGKILL and cleaning up its instance"
+# The recorder was killed: its instance is still there.
+[ -d "$T/instances/$inst" ] || fail "instance $inst gone after SIGKILL"
 [ -f k.dat.rec/manifest ] || fail "no k.dat.rec/manifest after SIGKILL"
 [ -f k.dat.rec/head.dat ] || fail "no k.dat.rec/head.dat after SIGKILL"
 raw=0
@@ -236,6 +200,8 @@ done
 rc=0
 $TDAT restore k.dat >r.out 2>r.err || rc=$?
 [ $rc = 0 ] || { cat r.err >&2; fail "restore k.dat exited $rc"; }
+# restore put tracefs back from k.dat.rec/tracefs: the instance is gone.
+assert_tracefs_same "after SIGKILL and restore"
 events k.dat >ev.txt
 assert_grep "^ *$inst: .*sys_(enter|exit)" ev.txt
 got=$(trace-cmd dump --summary -i k.dat 2>&1 |

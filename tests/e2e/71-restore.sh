@@ -99,6 +99,45 @@ for n in v6-2inst-irq-top-sched-inst1 v7-none-sched-irq \
 	fixture_report "$f" | cmp -s - "$n.txt" || fail "$n: restored report differs"
 done
 
+step "OUT.rec/ of a latency tracer: its text, as trace-cmd reports it"
+# What record leaves for -p irqsoff: no CPU files, the kernel's "trace"
+# text in OUT.rec/latency.  trace-cmd prints "cpus=N", the text and a
+# newline; so must the file restore writes, and our report of it.
+mkdir lat.rec
+"$MKREC" --head "$FIX/v7-none-sched-irq.dat" lat.rec/head.dat
+printf 'tdat-recording 1\npage_size 4096\nbuffer - clock local cpus 2 latency latency\n' >lat.rec/manifest
+cat >lat.rec/latency <<'EOF'
+# tracer: irqsoff
+#
+# irqsoff latency trace v1.1.5 on 6.1.0-28-amd64
+# --------------------------------------------------------------------
+# latency: 259 us, #4/4, CPU#0 | (M:desktop VP:0, KP:0, SP:0 HP:0 #P:2)
+#    -----------------
+#    | task: swapper/0-0 (uid:0 nice:0 policy:0 rt_prio:0)
+#    -----------------
+#  => started at: default_idle_call
+#  => ended at:   default_idle_call
+#
+#  cmd     pid     |||||| time  |   caller
+#     \   /        ||||||  \    |    /
+  <idle>-0         0d....    0us : default_idle_call
+  <idle>-0         0d....  259us : default_idle_call
+EOF
+{ echo "cpus=2"; cat lat.rec/latency; echo; } >lat-want.txt
+for v in "--file-version 6" "--file-version 7" \
+	 "--file-version 7 --compression none" "--file-version 7 --compression zlib"; do
+	expect_exit 0 "$TDAT" restore -q $v lat
+	"$TDAT" report -i lat >lat-ours.txt
+	assert_same lat-want.txt lat-ours.txt
+	case $v in *zlib*) ;; *)
+		trace-cmd report -i lat >lat-tc.txt 2>/dev/null
+		assert_same lat-want.txt lat-tc.txt ;;
+	esac
+done
+rm lat.rec/latency
+expect_exit 0 "$TDAT" restore lat
+assert_grep 'lat.rec/latency: missing: the latency tracer' "$ERR"
+
 step "OUT.rec/output names the version and codec asked for"
 echo "6 none" >v7-zstd-2inst-irq-top-sched-inst1.rec/output
 expect_exit 0 "$TDAT" restore -o asked6.dat v7-zstd-2inst-irq-top-sched-inst1

@@ -110,7 +110,7 @@ static void test_help(void)
 /* Each bad command line is refused with a message naming the problem. */
 static void test_errors(void)
 {
-	static const char *bad[][10] = {
+	static const char *bad[][12] = {
 		{ "-f", "x", "-e", "sched" },		/* -f before -e */
 		{ "-e", "sched", "-f", "a", "-f", "b" },	/* two -f */
 		{ "-e", "sched", "--file-version", "5" },
@@ -131,6 +131,28 @@ static void test_errors(void)
 		{ "-e", "" },
 		{ "-e", "sched", "-C", "" },
 		{ "-e", "sched", "--subbuf-size", "x" },
+		{ "-R", "stacktrace", "-e", "sched" },	/* -R before -e */
+		{ "-e", "sched", "-P", "12,x" },
+		{ "-e", "sched", "-P", "0" },
+		{ "-e", "sched", "-P", "1,,2" },
+		{ "-e", "sched", "-c" },		/* -c without -F/-P */
+		{ "-e", "sched", "-p", "function", "-p", "nop" },
+		{ "-e", "sched", "-p", "a b" },
+		{ "-e", "sched", "-O", "" },
+		{ "-e", "sched", "-O", "a/b" },
+		{ "-e", "sched", "-s", "-1" },
+		{ "-e", "sched", "-r", "0" },
+		{ "-e", "sched", "--max-graph-depth", "x" },
+		{ "-e", "sched", "--ts-offset", "12abc" },
+		{ "-e", "sched", "--date", "--ts-offset", "5" },
+		{ "-e", "sched", "--user", "nobody" },	/* no command */
+		{ "-e", "sched", "--func-stack" },	/* no -p function, -l */
+		{ "-p", "function", "--func-stack", "-e", "sched" },
+		{ "-p", "irqsoff", "-B", "i", "-e", "sched" },
+		{ "-e", "sched", "-B", "i", "-p", "wakeup" },
+		{ "-B", "i", "-O", "stacktrace" },	/* nothing recorded */
+		{ "-v", "-B", "i", "-e", "sched" },	/* deleting: refused */
+		{ "-p", "" },
 	};
 	struct record_opts o;
 	char msg[256];
@@ -138,14 +160,134 @@ static void test_errors(void)
 	int j;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		char *argv[12] = { "record" };
+		char *argv[14] = { "record" };
 
-		for (j = 0; j < 10 && bad[i][j]; j++)
+		for (j = 0; j < 12 && bad[i][j]; j++)
 			argv[j + 1] = (char *)bad[i][j];
 		msg[0] = 0;
 		CU_ASSERT_EQUAL(parse(j + 1, argv, &o, msg), -1);
 		CU_ASSERT(msg[0] != 0);
 		CU_ASSERT_PTR_NULL(strchr(msg, '\n'));
+		record_opts_free(&o);
+	}
+}
+
+/* The options of trace-cmd's -h: each taken with its meaning. */
+static void test_trace_cmd_options(void)
+{
+	char *argv[] = { "record", "-F", "-c", "-e", "sched", "-R",
+			 "stacktrace", "-R", "traceoff", "-p", " function ",
+			 "-l", "schedule", "-n", "do_idle", "-g", "vfs_read",
+			 "-O", "nooverwrite", "-T", "-P", "12,34", "-P", "5",
+			 "--max-graph-depth", "3", "-B", "inst", "-e", "irq",
+			 "-v", "-e", "sched:sched_stat*", "-f", "x > 1",
+			 "-R", "stacktrace", "-O", "raw", "-k", "-i", "-s", "2000", "-d", "-a",
+			 "--date", "--func-stack", "--user", "nobody",
+			 "--cmdlines-size", "512", "-r", "10", "--poll",
+			 "--no-filter", "--stderr", "--verbose=2", "sleep", "1",
+			 NULL };
+	struct record_opts o;
+	struct rec_buf_opts *top, *inst;
+	char msg[256];
+
+	CU_ASSERT_EQUAL_FATAL(parse(ARGC(argv), argv, &o, msg), 0);
+	CU_ASSERT_EQUAL_FATAL(o.nbufs, 2);
+	top = &o.bufs[0];
+	inst = &o.bufs[1];
+	CU_ASSERT_EQUAL(o.follow, 1);
+	CU_ASSERT_EQUAL(top->children, 1);
+	CU_ASSERT_EQUAL(inst->children, 0);
+	CU_ASSERT_EQUAL_FATAL(top->nevents, 1);
+	CU_ASSERT_EQUAL(top->events[0].neg, 0);
+	CU_ASSERT_EQUAL_FATAL(top->events[0].triggers.n, 2);
+	CU_ASSERT_STRING_EQUAL(top->events[0].triggers.v[1], "traceoff");
+	CU_ASSERT_STRING_EQUAL(top->tracer, "function");
+	CU_ASSERT_EQUAL_FATAL(top->funcs.n, 1);
+	CU_ASSERT_STRING_EQUAL(top->funcs.v[0], "schedule");
+	CU_ASSERT_STRING_EQUAL(top->notrace.v[0], "do_idle");
+	CU_ASSERT_EQUAL_FATAL(o.graph_funcs.n, 1);
+	CU_ASSERT_STRING_EQUAL(o.graph_funcs.v[0], "vfs_read");
+	CU_ASSERT_EQUAL_FATAL(top->options.n, 2);
+	CU_ASSERT_STRING_EQUAL(top->options.v[0], "nooverwrite");
+	CU_ASSERT_STRING_EQUAL(top->options.v[1], "stacktrace");	/* -T */
+	CU_ASSERT_EQUAL_FATAL(top->npids, 3);
+	CU_ASSERT_EQUAL(top->pids[0], 12);
+	CU_ASSERT_EQUAL(top->pids[1], 34);
+	CU_ASSERT_EQUAL(top->pids[2], 5);
+	CU_ASSERT_EQUAL(top->graph_depth, 3);
+	CU_ASSERT_EQUAL(inst->graph_depth, -1);
+	/* -v: the -e after it */
+	CU_ASSERT_EQUAL_FATAL(inst->nevents, 2);
+	CU_ASSERT_EQUAL(inst->events[0].neg, 0);
+	CU_ASSERT_EQUAL(inst->events[1].neg, 1);
+	CU_ASSERT_STRING_EQUAL(inst->events[1].system, "sched");
+	CU_ASSERT_STRING_EQUAL(inst->events[1].event, "sched_stat*");
+	CU_ASSERT_STRING_EQUAL(inst->events[1].filter, "x > 1");
+	CU_ASSERT_EQUAL(inst->events[1].triggers.n, 1);
+	CU_ASSERT_EQUAL_FATAL(inst->options.n, 1);
+	CU_ASSERT_STRING_EQUAL(inst->options.v[0], "raw");
+	CU_ASSERT_PTR_NULL(inst->tracer);
+	CU_ASSERT_EQUAL(o.keep, 1);
+	CU_ASSERT_EQUAL(o.ignore_missing, 1);
+	CU_ASSERT_EQUAL(o.sleep_us, 2000);
+	CU_ASSERT_EQUAL(o.ftrace_off, REC_FTRACE_OFF_OPT);
+	CU_ASSERT_EQUAL(o.all_formats, 1);
+	CU_ASSERT_EQUAL(o.date, 1);
+	CU_ASSERT_EQUAL(o.func_stack, 1);
+	CU_ASSERT_STRING_EQUAL(o.user, "nobody");
+	CU_ASSERT_EQUAL(o.cmdlines_size, 512);
+	CU_ASSERT_EQUAL(o.rt_prio, 10);
+	CU_ASSERT_EQUAL(o.poll, 1);
+	CU_ASSERT_STRING_EQUAL(o.cmd[0], "sleep");
+	record_opts_free(&o);
+}
+
+static void test_defaults_new(void)
+{
+	char *argv[] = { "record", "-p", "function_graph", "-D", "-d",
+			 "--ts-offset", "0x10", NULL };
+	struct record_opts o;
+	char msg[256];
+
+	CU_ASSERT_EQUAL_FATAL(parse(ARGC(argv), argv, &o, msg), 0);
+	CU_ASSERT_EQUAL(o.nbufs, 1);		/* a tracer alone records */
+	CU_ASSERT_EQUAL(o.bufs[0].nevents, 0);
+	CU_ASSERT_EQUAL(o.ftrace_off, REC_FTRACE_OFF_ALL);	/* -D wins */
+	CU_ASSERT_STRING_EQUAL(o.ts_offset, "0x10");
+	CU_ASSERT_EQUAL(o.sleep_us, -1);
+	CU_ASSERT_EQUAL(o.follow, 0);
+	CU_ASSERT_PTR_NULL(o.user);
+	record_opts_free(&o);
+	CU_ASSERT(rec_is_latency_tracer("irqsoff"));
+	CU_ASSERT(rec_is_latency_tracer("wakeup_rt"));
+	CU_ASSERT(!rec_is_latency_tracer("function"));
+	CU_ASSERT(!rec_is_latency_tracer(NULL));
+}
+
+/* trace-cmd's options that record has not: refused by name. */
+static void test_not_implemented(void)
+{
+	static const char *opts[][2] = {
+		{ "-N", "host:1" }, { "-A", "guest" }, { "-V", "3:4" },
+		{ "-t", NULL }, { "-S", NULL }, { "-G", NULL },
+		{ "-H", "x" }, { "--profile", NULL }, { "--temp", "/tmp" },
+		{ "--module", "snd" }, { "--proc-map", NULL },
+		{ "--tsc2nsec", NULL }, { "--tsync-interval", "5" },
+		{ "--by-comm", NULL }, { "--proxy", "1" }, { "--name", "n" },
+		{ "--nosplice", NULL }, { "--fork", NULL },
+	};
+	struct record_opts o;
+	char msg[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		char *argv[6] = { "record", "-e", "sched", (char *)opts[i][0],
+				  (char *)opts[i][1], NULL };
+
+		msg[0] = 0;
+		CU_ASSERT_EQUAL(parse(opts[i][1] ? 5 : 4, argv, &o, msg), -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(msg, "not implemented"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(msg, opts[i][0]));
 		record_opts_free(&o);
 	}
 }
@@ -159,4 +301,7 @@ void suite_record_opts(void)
 	CU_add_test(s, "compression names", test_codecs);
 	CU_add_test(s, "help", test_help);
 	CU_add_test(s, "errors", test_errors);
+	CU_add_test(s, "trace-cmd's options", test_trace_cmd_options);
+	CU_add_test(s, "a tracer alone, -d and -D", test_defaults_new);
+	CU_add_test(s, "not implemented", test_not_implemented);
 }
