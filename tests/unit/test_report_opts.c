@@ -242,7 +242,10 @@ static void test_json(void)
 	CU_ASSERT_EQUAL(parse("--json", "-R", "-t", "-l", "--ts-diff", NULL),
 			REPORT_ARGS_RUN);
 	/* those that print something else instead of events are refused */
-	check_bad(parse("--json", "--stat", NULL), "--json does not go");
+	check_bad(parse("--json", "-f", NULL), "--json does not go");
+	/* the file facts print as one JSON object */
+	CU_ASSERT_EQUAL(parse("--json", "--stat", "--cpus", "--uname", NULL),
+			REPORT_ARGS_RUN);
 	check_bad(parse("-e", "--json", NULL), "--json does not go");
 	check_bad(parse("--json", "--event", "sched", NULL), "--event");
 	check_bad(parse("--json", "-T", "-F", "x", NULL), "-T");
