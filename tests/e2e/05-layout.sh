@@ -61,7 +61,7 @@ includes $(grep -E '^convert/[a-z_]+/.*\.[ch]$' "$files") |
 
 step "applets include engine interfaces, never an engine's internals"
 includes $(grep -E '^(cmds|multicall)/.*\.[ch]$' "$files") |
-	grep -v -E ': (libfmt/[a-z_]+\.h|cmds/[a-z_]+\.h|convert/opts\.h|convert/tracefs/(tracefs|sysmeta)\.h)$' |
+	grep -v -E ': (libfmt/[a-z_]+\.h|cmds/[a-z_]+\.h|convert/(opts|repair_hint)\.h|convert/tracefs/(tracefs|sysmeta)\.h)$' |
 	grep -v -E ': convert/([a-z_]+)/\1\.h$' >"$TMPDIR/bad.txt" || true
 [ ! -s "$TMPDIR/bad.txt" ] || { cat "$TMPDIR/bad.txt" >&2; fail "an applet reaches into an engine"; }
 if includes $(grep -E '^multicall/.*\.c$' "$files") | grep -E ': convert/'; then
