@@ -59,6 +59,10 @@ void show_progress(void *ctx, uint64_t done, uint64_t total)
 
 	if (!p->enabled)
 		return;
+	if (total && done >= total) {	/* all done: the line goes */
+		end_progress(p);
+		return;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	elapsed = ms_since(&p->start, &now);
 	if (elapsed < p->delay_ms ||

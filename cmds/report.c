@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cmds/cmds.h"
+#include "cmds/progress.h"
 #include "convert/report/report.h"
 #include "libfmt/tracedat.h"
 
@@ -350,6 +352,21 @@ int report_parse_args(int argc, char **argv, struct report_opts *ro,
 	return check_json(ro, err, cap);
 }
 
+/* A report going to a file or a pipe shows its progress on a terminal's
+ * stderr; one on the terminal itself is its own progress. */
+static int run(struct report_opts *ro)
+{
+	struct progress prog;
+	int r;
+
+	progress_start(&prog, ro->quiet || isatty(1));
+	ro->progress = show_progress;
+	ro->progress_ctx = &prog;
+	r = report_run(ro);
+	end_progress(&prog);
+	return r;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static struct report_opts ro;
@@ -358,7 +375,7 @@ int cmd_report(int argc, char **argv)
 	cmd_name = "report";
 	switch (report_parse_args(argc, argv, &ro, err, sizeof(err))) {
 	case REPORT_ARGS_RUN:
-		return report_run(&ro);
+		return run(&ro);
 	case REPORT_ARGS_HELP:
 		fputs(usage, stdout);
 		return 0;

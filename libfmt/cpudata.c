@@ -25,6 +25,7 @@ struct tdat_cpu_reader {
 	struct codec_ctx codec;
 
 	int dead;		/* an error left the rest unreachable */
+	uint64_t start, size;	/* the stream as stored, for its position */
 
 	/* pages ready to hand out */
 	struct tdat_bytes win;	/* scratch: only its first wlen bytes count */
@@ -91,6 +92,8 @@ struct tdat_cpu_reader *tdat_cpu_open(struct tdat_file *f, int buf, int idx,
 	r->cpu = c->cpu;
 	r->page_size = b->page_size;
 	r->compressed = b->compressed;
+	r->start = c->offset;
+	r->size = c->size;
 	if (r->compressed) {
 		if (open_chunks(r, c, err)) {
 			free(r);
@@ -107,6 +110,18 @@ struct tdat_cpu_reader *tdat_cpu_open(struct tdat_file *f, int buf, int idx,
 		}
 	}
 	return r;
+}
+
+void tdat_cpu_position(const struct tdat_cpu_reader *r, uint64_t *done,
+		       uint64_t *total)
+{
+	uint64_t at = r->compressed ? r->chunk_off : r->pos;
+	int ended = r->dead || (r->compressed && r->chunk >= r->nchunks);
+
+	*total = r->size;
+	*done = ended ? r->size : at > r->start ? at - r->start : 0;
+	if (*done > *total)
+		*done = *total;
 }
 
 void tdat_cpu_close(struct tdat_cpu_reader *r)

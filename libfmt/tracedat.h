@@ -359,6 +359,9 @@ struct tdat_cpu_reader;
 struct tdat_cpu_reader *tdat_cpu_open(struct tdat_file *f, int buf, int idx,
 				      struct tdat_error *err);
 void tdat_cpu_close(struct tdat_cpu_reader *r);
+/* How far r is through its stream, in stored bytes (for progress). */
+void tdat_cpu_position(const struct tdat_cpu_reader *r, uint64_t *done,
+		       uint64_t *total);
 
 /*
  * Next page: 1 and *page points at page_size bytes valid until the next

@@ -67,6 +67,9 @@ struct report_opts {
 	int layout34;		/* --layout 3.4: trace-cmd 3.3+'s line layout */
 	int align_ts;		/* --align-ts */
 	int json;		/* --json */
+	/* Stored trace data read so far, now and then; may be NULL. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
 
 /* Print the events (or what ro->show asks for) to stdout, warnings and

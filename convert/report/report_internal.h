@@ -73,6 +73,10 @@ struct stream {
 	struct ts_adjust adjust[64];	/* per input */
 	int skipped;		/* pages or chunks that could not be read */
 	int memory_said;	/* memory-short errors (said only once) */
+	/* Stored bytes read of all CPUs, now and then; may be NULL. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+	uint64_t nadvanced;	/* events moved past, for the progress */
 	uint64_t nheld;		/* CPUs held so far */
 	/* Damage is told by stream_tell, one line per input: the place
 	 * found first in the file, and how many more were skipped. */
@@ -113,6 +117,9 @@ int stream_first_ts(struct tdat_file *f, int buf, const struct ts_adjust *a,
 /* The damage met so far to s->warn, one line per input, and forgotten. */
 void stream_tell(struct stream *s);
 void stream_free(struct stream *s);
+/* Tell s->progress how far the CPUs are (stream_advance does, now and
+ * then; at the end it says all). */
+void stream_report_progress(struct stream *s);
 uint64_t ts_apply(const struct ts_adjust *a, int cpu, uint64_t ts);
 
 #endif

@@ -135,6 +135,8 @@ static int report_events(const struct report_opts *ro, struct input *in,
 
 	memset(&s, 0, sizeof(s));
 	s.warn = warn_stderr;
+	s.progress = ro->progress;
+	s.progress_ctx = ro->progress_ctx;
 	memset(&po, 0, sizeof(po));
 	po.full_ns = ro->full_ns;
 	po.raw = ro->raw;
@@ -167,6 +169,7 @@ static int report_events(const struct report_opts *ro, struct input *in,
 		ret = 1;
 	else
 		report_print_events(&p, &s, in, ro);
+	stream_report_progress(&s);	/* all read: the line goes */
 out:
 	if (outbuf_flush(&o)) {
 		fprintf(stderr, "tdat report: write error on output\n");

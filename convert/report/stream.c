@@ -301,10 +301,29 @@ struct stream_cpu *stream_peek(struct stream *s)
 	return s->nheap ? &s->cpus[s->heap[0]] : NULL;
 }
 
+void stream_report_progress(struct stream *s)
+{
+	uint64_t done = 0, total = 0, d, t;
+	int i;
+
+	if (!s->progress)
+		return;
+	for (i = 0; i < s->ncpus; i++) {
+		if (!s->cpus[i].r)
+			continue;
+		tdat_cpu_position(s->cpus[i].r, &d, &t);
+		done += s->cpus[i].has_event ? d : t;
+		total += t;
+	}
+	s->progress(s->progress_ctx, done, total);
+}
+
 void stream_advance(struct stream *s, struct stream_cpu *c)
 {
 	int pos = c->heap_pos;
 
+	if (s->progress && !(++s->nadvanced & 8191))
+		stream_report_progress(s);
 	c->missed = 0;
 	load_event(s, c);
 	if (pos < 0)

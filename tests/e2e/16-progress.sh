@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# 16-progress: the progress line of convert, merge and split (issue 14,
-# point 4).  On a terminal (a pseudo-terminal made by script(1)) a job
+# 16-progress: the progress line of convert, merge, split and report to a
+# file (issue 14, point 4).  On a terminal (a pseudo-terminal made by script(1)) a job
 # draws "\rtdat APPLET:  42%, about 12 s left" and erases it at the end;
 # with -q, with stderr not a terminal, or for a job shorter than a second
 # (TDAT_PROGRESS_DELAY_MS, 0 here so that small fixtures draw) nothing.
@@ -37,6 +37,15 @@ drawn merge.tty merge
 on_tty split.tty "$TDAT" split -i "$v7" -o p -r -e 100
 drawn split.tty split
 [ -s p.0001 ] || fail "split wrote nothing"
+
+step "report to a file draws it; report to the terminal does not"
+big=$FIX/v7-zstd-markers-raw_syscalls.dat	# 29510 events
+on_tty rep.tty "$TDAT" report -i "$big" ">rep.txt"
+drawn rep.tty report
+"$TDAT" report -i "$big" >want.txt
+assert_same want.txt rep.txt
+on_tty term.tty "$TDAT" report -i "$big"
+! grep -aq $'\r''tdat report' term.tty || fail "report drew over its own lines"
 
 step "-q: no line"
 on_tty q.tty "$TDAT" convert -q -i "$v6" -o q.dat
