@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "cmds/cmds.h"
 #include "cmds/outopts.h"
+#include "cmds/progress.h"
 #include "convert/record/record.h"
 #include "convert/restore/restore.h"
 #include "convert/tracefs/sysmeta.h"
@@ -384,6 +385,7 @@ static int one_file(const struct args *a, const struct convert_opts *o)
 int cmd_restore(int argc, char **argv)
 {
 	struct convert_opts o;
+	struct progress prog;
 	struct args a;
 	int r;
 
@@ -403,7 +405,13 @@ int cmd_restore(int argc, char **argv)
 		return usage_error("--compression needs --file-version");
 	if (!a.quiet)
 		o.warn = warn_line;
+	progress_start(&prog, a.quiet);
+	o.progress = show_progress;
+	o.progress_ctx = &prog;
 	if (a.nfiles == 1 && !a.head)
-		return one_file(&a, &o);
-	return cpu_files(&a, &o);
+		r = one_file(&a, &o);
+	else
+		r = cpu_files(&a, &o);
+	end_progress(&prog);
+	return r;
 }

@@ -312,6 +312,7 @@ static int asm_write(struct asm_meta *a, const struct tdat_file *head,
 	struct tdat_event_ids *ids = malloc(sizeof(*ids));
 	struct tdat_write_opts wo;
 	struct tdat_writer *w;
+	uint64_t done = 0, total = 0;
 	int i, j;
 
 	if (!ids) {
@@ -331,18 +332,23 @@ static int asm_write(struct asm_meta *a, const struct tdat_file *head,
 		free(ids);
 		return -1;
 	}
+	for (i = 0; i < a->nbufs; i++)
+		total += (uint64_t)a->bufs[i].ncpus;
 	for (i = 0; i < a->nbufs; i++) {
 		if (a->bufs[i].latency && put_latency(a, w, i, o, err)) {
 			tdat_writer_abort(w);
 			free(ids);
 			return -1;
 		}
-		for (j = 0; j < a->bufs[i].ncpus; j++)
+		for (j = 0; j < a->bufs[i].ncpus; j++) {
 			if (put_stream(a, w, ids, i, j, o, err)) {
 				tdat_writer_abort(w);
 				free(ids);
 				return -1;
 			}
+			if (o->progress)	/* CPU files done */
+				o->progress(o->progress_ctx, ++done, total);
+		}
 	}
 	free(ids);
 	if (nothing_kept(a, err)) {

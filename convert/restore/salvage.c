@@ -196,6 +196,7 @@ static int write_out(struct salvage *sv, const char *out,
 {
 	struct tdat_write_opts wo;
 	struct tdat_writer *w;
+	uint64_t done = 0, total = 0;
 	int b, i, r = 0;
 
 	memset(&wo, 0, sizeof(wo));
@@ -207,13 +208,19 @@ static int write_out(struct salvage *sv, const char *out,
 	w = tdat_writer_open(out, sv->m, &wo, err);
 	if (!w)
 		return -1;
+	for (b = 0; b < sv->nbufs; b++)
+		total += (uint64_t)sv->plans[b].nstreams;
 	for (b = 0; !r && b < sv->nbufs; b++) {
 		if (sv->plans[b].latency) {
 			r = sv_copy_latency(sv, w, b, err);
 			continue;
 		}
-		for (i = 0; !r && i < sv->plans[b].nstreams; i++)
+		for (i = 0; !r && i < sv->plans[b].nstreams; i++) {
 			r = sv_copy_stream(sv, w, b, &sv->plans[b].streams[i], err);
+			if (sv->o && sv->o->progress)	/* streams done */
+				sv->o->progress(sv->o->progress_ctx, ++done,
+						total);
+		}
 	}
 	if (!r && !sv->pages && !(sv->nbufs && sv->plans[0].latency))
 		r = nothing_kept(sv, err);
