@@ -147,7 +147,15 @@ struct outfile {
 enum {
 	OUT_PROVISIONAL = 1,	/* listed for tdat_outputs_discard once placed */
 	OUT_NO_TMPFILE = 2,	/* (tests) as if the file system had no O_TMPFILE */
+	OUT_UNNAMED_UNTIL_KEPT = 4,	/* held unnamed, named by
+					 * tdat_outputs_keep */
 };
+
+/* outfile.c: the unnamed file fd under path, replacing what is there;
+ * -1 with errno. */
+int out_link_unnamed(int fd, const char *path);
+/* outfile.c: sync path's directory, best effort. */
+void out_sync_dir(const char *path);
 int out_open(struct outfile *o, const char *path, int flags,
 	     struct tdat_error *err);
 int out_write(struct outfile *o, const void *p, size_t n,
@@ -177,12 +185,16 @@ int outdirect_open(struct outfile *o, struct tdat_error *err);
 int outdirect_copy(struct outfile *o, struct tdat_error *err);
 
 /* ---- outreg.c: the names tdat_outputs_discard removes ---- */
-enum { OUTREG_TEMP, OUTREG_PROVISIONAL };
+enum { OUTREG_TEMP, OUTREG_PROVISIONAL, OUTREG_UNNAMED };
 /* Every signal blocked in this thread (old gets the mask to restore). */
 void outreg_block(sigset_t *old);
 void outreg_unblock(const sigset_t *old);
 /* Call these with signals blocked.  add: 0 or -1 (out of memory). */
 int outreg_add(const char *name, int kind);
+/* Hold the finished unnamed file fd, to be named name by
+ * tdat_outputs_keep: 0 (the list owns fd now), or -1 (too many held, or
+ * out of memory: fd is still the caller's). */
+int outreg_hold(const char *name, int fd);
 void outreg_remove(const char *name);
 
 /* ---- codec.c ---- */

@@ -218,30 +218,30 @@ static int link_fd(int fd, const char *name)
  * taken, linked beside it and renamed over it (no call links over a
  * name: SIGKILL between the two would leave the complete file under
  * the temporary name).  -1 with errno. */
-static int link_unnamed(struct outfile *o)
+int out_link_unnamed(int fd, const char *path)
 {
 	char *tmp = NULL;
 	int i, r, e = EEXIST;
 
-	if (!link_fd(o->fd, o->path))
+	if (!link_fd(fd, path))
 		return 0;
 	if (errno != EEXIST)
 		return -1;
 	for (i = 0; i < OUT_NAME_TRIES && e == EEXIST; i++) {
 		free(tmp);
-		tmp = out_temp_name(o->path);
+		tmp = out_temp_name(path);
 		if (!tmp) {
 			errno = ENOMEM;
 			return -1;
 		}
-		e = link_fd(o->fd, tmp) ? errno : 0;
+		e = link_fd(fd, tmp) ? errno : 0;
 	}
 	if (e) {
 		free(tmp);
 		errno = e;
 		return -1;
 	}
-	r = rename(tmp, o->path);
+	r = rename(tmp, path);
 	e = errno;
 	if (r)
 		unlink(tmp);
@@ -251,7 +251,7 @@ static int link_unnamed(struct outfile *o)
 }
 
 /* Best effort: a file system may not sync directories (EINVAL). */
-static void sync_dir(const char *path)
+void out_sync_dir(const char *path)
 {
 	char *dir = out_dir_of(path);
 	int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
@@ -276,6 +276,15 @@ static int place(struct outfile *o, struct tdat_error *err)
 	if (fsync(o->fd))
 		return tdat_fail(err, o->path, o->pos, "cannot sync: %s",
 				 strerror(errno));
+	if (o->flags & OUT_UNNAMED_UNTIL_KEPT && !o->tmp) {
+		if (!outreg_hold(o->path, o->fd)) {
+			o->fd = -1;	/* the list's now */
+			return 0;
+		}
+		o->flags |= OUT_PROVISIONAL;	/* too many held: named now */
+	}
+	if (o->flags & OUT_UNNAMED_UNTIL_KEPT)
+		o->flags |= OUT_PROVISIONAL;	/* a temporary name: same */
 	outreg_block(&old);
 	if (o->flags & OUT_PROVISIONAL &&
 	    outreg_add(o->path, OUTREG_PROVISIONAL)) {
@@ -283,7 +292,8 @@ static int place(struct outfile *o, struct tdat_error *err)
 		e = ENOMEM;
 	}
 	if (!r) {
-		r = o->tmp ? rename(o->tmp, o->path) : link_unnamed(o);
+		r = o->tmp ? rename(o->tmp, o->path) :
+			     out_link_unnamed(o->fd, o->path);
 		e = errno;
 		if (r && o->flags & OUT_PROVISIONAL)
 			outreg_remove(o->path);
@@ -297,7 +307,7 @@ static int place(struct outfile *o, struct tdat_error *err)
 	if (r)
 		return tdat_fail_nooff(err, o->path, "cannot put the file in"
 				       " place: %s", strerror(e));
-	sync_dir(o->path);
+	out_sync_dir(o->path);
 	return 0;
 }
 

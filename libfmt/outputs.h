@@ -11,7 +11,10 @@
  *     cannot make unnamed files;
  *   - provisional outputs: complete files under their final name that
  *     are wanted only if the whole job succeeds (tdat_write_opts.
- *     provisional: split's pieces, restore's scratch header).
+ *     provisional: restore's scratch header, which is read by name).
+ * Split's pieces are held unnamed instead (TDAT_UNNAMED_UNTIL_KEPT): the
+ * list keeps their descriptors, and tdat_outputs_keep names them all at
+ * the end, so that not even SIGKILL leaves a part of a split behind.
  * libfmt installs no signal handler.  An application that wants nothing
  * left by SIGINT/SIGTERM/SIGHUP calls tdat_outputs_discard() from its
  * handler and then dies of the signal.  The list changes only with every
@@ -26,8 +29,10 @@
  * (unlink only); the list is left as it is. */
 void tdat_outputs_discard(void);
 
-/* The job succeeded: provisional outputs are kept from now on. */
-void tdat_outputs_keep(void);
+/* The job succeeded: provisional outputs are kept from now on, and the
+ * unnamed ones get their names (all, or none and -1 with err). */
+struct tdat_error;
+int tdat_outputs_keep(struct tdat_error *err);
 
 /* The job failed: provisional outputs are removed now. */
 void tdat_outputs_drop(void);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* outreg.c - the list of names outputs.h takes away on a signal. */
+#include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,8 +11,13 @@
 
 struct outreg_entry {
 	char *name;
-	int kind;		/* OUTREG_TEMP or OUTREG_PROVISIONAL */
+	int kind;		/* OUTREG_TEMP, _PROVISIONAL or _UNNAMED */
+	int fd;			/* _UNNAMED: the finished file, else -1 */
 };
+
+/* Unnamed files held at once; past this many (descriptors run out at
+ * 1024 by default) they are named at once instead. */
+#define MAX_HELD 256
 
 /*
  * libfmt's one piece of global state, and why: a signal handler has no
@@ -52,12 +59,38 @@ int outreg_add(const char *name, int kind)
 	}
 	entries[nentries].name = copy;
 	entries[nentries].kind = kind;
+	entries[nentries].fd = -1;
 	nentries++;
 	return 0;
 }
 
+static size_t count_held(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nentries; i++)
+		n += entries[i].kind == OUTREG_UNNAMED;
+	return n;
+}
+
+int outreg_hold(const char *name, int fd)
+{
+	sigset_t old;
+	int r = -1;
+
+	outreg_block(&old);
+	if (count_held() < MAX_HELD && !outreg_add(name, OUTREG_UNNAMED)) {
+		entries[nentries - 1].fd = fd;
+		r = 0;
+	}
+	outreg_unblock(&old);
+	return r;
+}
+
 static void remove_at(size_t i)
 {
+	if (entries[i].fd >= 0)
+		close(entries[i].fd);	/* an unnamed file: it is gone */
 	free(entries[i].name);
 	entries[i] = entries[--nentries];
 	if (!nentries) {
@@ -83,33 +116,71 @@ void tdat_outputs_discard(void)
 {
 	size_t i;
 
+	/* Unnamed files go with the process; their names are not ours. */
 	for (i = 0; i < nentries; i++)
-		unlink(entries[i].name);
+		if (entries[i].kind != OUTREG_UNNAMED)
+			unlink(entries[i].name);
 }
 
-/* Forget the provisional outputs, removing them first if unlink_them. */
+/* Forget the provisional outputs, removing them first if unlink_them;
+ * unnamed ones are closed, and so gone. */
 static void settle(int unlink_them)
 {
-	sigset_t old;
 	size_t i;
 
-	outreg_block(&old);
 	for (i = nentries; i-- > 0;) {
-		if (entries[i].kind != OUTREG_PROVISIONAL)
+		if (entries[i].kind == OUTREG_TEMP)
 			continue;
-		if (unlink_them)
+		if (unlink_them && entries[i].kind == OUTREG_PROVISIONAL)
 			unlink(entries[i].name);
 		remove_at(i);
 	}
-	outreg_unblock(&old);
 }
 
-void tdat_outputs_keep(void)
+/* Name the held files, in the order held; on a failure the ones named
+ * here are removed again (all or none).  With signals blocked. */
+static int name_held(struct tdat_error *err)
 {
-	settle(0);
+	size_t i, j;
+
+	for (i = 0; i < nentries; i++) {
+		if (entries[i].kind != OUTREG_UNNAMED)
+			continue;
+		if (out_link_unnamed(entries[i].fd, entries[i].name))
+			break;
+		out_sync_dir(entries[i].name);
+	}
+	if (i == nentries)
+		return 0;
+	tdat_fail_nooff(err, entries[i].name, "cannot put the file in place:"
+			" %s", strerror(errno));
+	for (j = 0; j < i; j++)
+		if (entries[j].kind == OUTREG_UNNAMED)
+			unlink(entries[j].name);
+	return -1;
+}
+
+int tdat_outputs_keep(struct tdat_error *err)
+{
+	sigset_t old;
+	int r;
+
+	outreg_block(&old);
+	r = name_held(err);
+	if (r) {
+		settle(1);
+	} else {
+		settle(0);
+	}
+	outreg_unblock(&old);
+	return r;
 }
 
 void tdat_outputs_drop(void)
 {
+	sigset_t old;
+
+	outreg_block(&old);
 	settle(1);
+	outreg_unblock(&old);
 }

@@ -423,6 +423,8 @@ int tdat_page_iter_next(struct tdat_page_iter *it, struct tdat_event *ev);
 
 /* ---- writing ------------------------------------------------------------ */
 
+enum { TDAT_UNNAMED_UNTIL_KEPT = 2 };
+
 struct tdat_write_opts {
 	int version;		/* 6 or 7 */
 	enum tdat_codec codec;	/* v7 only; v6 is never compressed */
@@ -430,7 +432,10 @@ struct tdat_write_opts {
 	uint32_t chunk_size;	/* uncompressed bytes per chunk, 0 = 10 pages */
 	int threads;		/* compression threads, 0 = online CPUs */
 	int provisional;	/* once complete, the file stays only if the
-				 * job succeeds: libfmt/outputs.h */
+				 * job succeeds (libfmt/outputs.h): 1 named
+				 * now, TDAT_UNNAMED_UNTIL_KEPT unnamed until
+				 * tdat_outputs_keep, so that even SIGKILL
+				 * leaves nothing */
 };
 
 struct tdat_writer;

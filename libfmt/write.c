@@ -337,7 +337,8 @@ struct tdat_writer *tdat_writer_open(const char *path,
 	w->cpu_count = tdat_cpus(meta);
 	codec_ctx_init(&w->cc, w->codec, w->level);
 	if (setup_buffers(w, o, path, err) ||
-	    out_open(&w->out, path, o->provisional ? OUT_PROVISIONAL : 0,
+	    out_open(&w->out, path, o->provisional == TDAT_UNNAMED_UNTIL_KEPT ?
+		     OUT_UNNAMED_UNTIL_KEPT : o->provisional ? OUT_PROVISIONAL : 0,
 		     err)) {
 		writer_free(w);
 		return NULL;

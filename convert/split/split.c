@@ -317,7 +317,8 @@ static int run_batch(struct tdat_file *in, const struct split_opts *o,
 		.version = o->version,
 		.codec = o->codec,
 		.threads = b->k1 - b->k0 > 1 ? 1 : o->threads,
-		.provisional = 1,	/* kept only if every piece is */
+		/* named only once every piece is written */
+		.provisional = TDAT_UNNAMED_UNTIL_KEPT,
 	};
 	char name[4096];
 	int k, s, ob, r = 0;
@@ -390,8 +391,9 @@ int split_write(struct tdat_file *in, const struct split_opts *o,
 	if (r) {
 		tdat_outputs_drop();
 		*written = 0;
-	} else {
-		tdat_outputs_keep();
+	} else if (tdat_outputs_keep(err)) {
+		*written = 0;
+		r = -1;
 	}
 out:
 	free(b.cut);

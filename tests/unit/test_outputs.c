@@ -198,7 +198,7 @@ static void test_keep_drop(void)
 	CU_ASSERT_FATAL(out_open(&o, path_in(dir, "kept"), OUT_PROVISIONAL,
 				 &err) == 0);
 	CU_ASSERT(out_commit(&o, &err) == 0);
-	tdat_outputs_keep();
+	CU_ASSERT(tdat_outputs_keep(&err) == 0);
 	tdat_outputs_discard();
 	CU_ASSERT(access(path_in(dir, "kept"), F_OK) == 0);
 	CU_ASSERT_FATAL(out_open(&o, path_in(dir, "dropped"), OUT_PROVISIONAL,
@@ -208,6 +208,48 @@ static void test_keep_drop(void)
 	tdat_outputs_drop();
 	CU_ASSERT(access(path_in(dir, "dropped"), F_OK) != 0);
 	CU_ASSERT(access(path_in(dir, "kept"), F_OK) == 0);
+}
+
+/* Held unnamed: no name until keep, which names them all and replaces
+ * an older file; drop (or a signal, or SIGKILL) leaves nothing and the
+ * older file as it was. */
+static void test_unnamed_until_kept(void)
+{
+	const char *dir = fresh_dir("held");
+	struct outfile o;
+	struct tdat_error err;
+	char old[64] = "";
+	int i, fd;
+
+	CU_ASSERT_FATAL(dir != NULL);
+	fd = open(path_in(dir, "p.2"), O_WRONLY | O_CREAT, 0644);
+	CU_ASSERT_FATAL(fd >= 0 && write(fd, "old", 3) == 3);
+	close(fd);
+	for (i = 1; i <= 3; i++) {
+		snprintf(old, sizeof(old), "p.%d", i);
+		CU_ASSERT_FATAL(out_open(&o, path_in(dir, old),
+					 OUT_UNNAMED_UNTIL_KEPT, &err) == 0);
+		CU_ASSERT(out_write(&o, "new", 3, &err) == 0);
+		CU_ASSERT(out_commit(&o, &err) == 0);
+	}
+	CU_ASSERT(access(path_in(dir, "p.1"), F_OK) != 0);	/* no name yet */
+	tdat_outputs_discard();		/* a signal: the old p.2 stays */
+	fd = open(path_in(dir, "p.2"), O_RDONLY);
+	CU_ASSERT(fd >= 0 && read(fd, old, 3) == 3 && !memcmp(old, "old", 3));
+	close(fd);
+	CU_ASSERT(tdat_outputs_keep(&err) == 0);
+	for (i = 1; i <= 3; i++) {
+		snprintf(old, sizeof(old), "p.%d", i);
+		fd = open(path_in(dir, old), O_RDONLY);
+		CU_ASSERT(fd >= 0 && read(fd, old, 3) == 3 &&
+			  !memcmp(old, "new", 3));
+		close(fd);
+	}
+	CU_ASSERT_FATAL(out_open(&o, path_in(dir, "gone"),
+				 OUT_UNNAMED_UNTIL_KEPT, &err) == 0);
+	CU_ASSERT(out_commit(&o, &err) == 0);
+	tdat_outputs_drop();
+	CU_ASSERT(access(path_in(dir, "gone"), F_OK) != 0);
 }
 
 /* A FIFO gets the finished file and stays a FIFO. */
@@ -269,6 +311,7 @@ void suite_outputs(void)
 	CU_add_test(s, "signals remove temporary and provisional names",
 		    test_signals);
 	CU_add_test(s, "provisional outputs kept or dropped", test_keep_drop);
+	CU_add_test(s, "held unnamed until kept", test_unnamed_until_kept);
 	CU_add_test(s, "a FIFO gets the file", test_fifo);
 	CU_add_test(s, "devices and directories refused", test_refused);
 }
