@@ -52,12 +52,15 @@ static int flyrecord(struct dump *d, struct dsrc *s)
 		if (d_u64(d, s, &off, "CPU data offset") ||
 		    d_u64(d, s, &size, "CPU data size"))
 			return -1;
-		say(d, DUMP_FLYRECORD, "\t    %llu %10llu\t[offset, size of"
+		say(d, DUMP_FLYRECORD, "\t%11llu %10.0llu\t[offset, size of"
 		    " cpu %u]\n", (unsigned long long)off,
 		    (unsigned long long)size, i);
 	}
-	if (!d->have_clock_opt)
+	if (!d->have_clock_opt) {
+		say(d, DUMP_SUMMARY | DUMP_CLOCK, "\t[Tracing clock]\n\t\t No"
+		    " tracing clock saved in the file\n");
 		return 0;
+	}
 	if (d_u64(d, s, &len, "clock record size"))
 		return -1;
 	if (len >= sizeof(clock))

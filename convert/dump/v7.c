@@ -13,7 +13,7 @@ struct sect {
 static const char *describe(const struct dump *d, int32_t sid)
 {
 	if (sid < 0 || (uint64_t)sid >= d->nstrings)
-		return "";
+		return "Unknown";
 	return (const char *)d->strings + sid;
 }
 
@@ -86,20 +86,18 @@ static int scan(struct dump *d, uint64_t start, struct sect **out, int *n)
 	struct sect x, *grown;
 	uint64_t off = start;
 
-	while (off < d->size) {
+	/* As trace-cmd: the list ends where no whole header is left; a
+	 * body cut short is listed, and found out when it is read. */
+	while (off < d->size && d->size - off >= 16) {
 		if (section_header(d, off, &x))
 			return -1;
-		if (x.size > d->size - off - 16)
-			return tdat_fail(&d->err, d->path, off, "section %u of"
-					 " %llu bytes runs past the end of the"
-					 " file (%llu)", x.id,
-					 (unsigned long long)x.size,
-					 (unsigned long long)d->size);
 		grown = realloc(*out, (*n + 1) * sizeof(x));
 		if (!grown)
 			return tdat_fail(&d->err, d->path, off, "out of memory");
 		*out = grown;
 		(*out)[(*n)++] = x;
+		if (x.size > d->size - off - 16)
+			break;
 		if (x.id == TDAT_OPT_STRINGS && add_strings(d, &x))
 			return -1;
 		off += 16 + x.size;
@@ -111,7 +109,8 @@ static void print_strings(const struct dump *d)
 {
 	uint64_t i;
 
-	say(d, DUMP_STRINGS, "\t[String @ offset]\n");
+	if (d->nstrings)
+		say(d, DUMP_STRINGS, "\t[String @ offset]\n");
 	for (i = 0; i < d->nstrings; i += strlen((char *)d->strings + i) + 1)
 		say(d, DUMP_STRINGS, "\t\t\"%s\" @ %llu\n",
 		    (char *)d->strings + i, (unsigned long long)i);
