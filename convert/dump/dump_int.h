@@ -39,6 +39,8 @@ struct dump {
 	uint64_t nstrings;
 	struct dump_facts facts;
 	struct tdat_error err;
+	/* damage the walk went past as trace-cmd does, said at the end */
+	struct tdat_error late;
 };
 
 /* src.c: reads that fail with err naming the file and offset (-1). */

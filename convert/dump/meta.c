@@ -10,6 +10,8 @@ static int one_header(struct dump *d, struct dsrc *s, const char *key,
 	char word[16];
 	size_t n = strlen(key) + 1;
 
+	/* trace-cmd prints the title before it reads the keyword */
+	say(d, DUMP_SUMMARY | mask, "\t[%s, ", title);
 	if (d_read(d, s, word, n, key))
 		return -1;
 	if (memcmp(word, key, n)) {
@@ -18,8 +20,7 @@ static int one_header(struct dump *d, struct dsrc *s, const char *key,
 	}
 	if (d_u64(d, s, size, "header size"))
 		return -1;
-	say(d, DUMP_SUMMARY | mask, "\t[%s, %llu bytes]\n", title,
-	    (unsigned long long)*size);
+	say(d, DUMP_SUMMARY | mask, "%llu bytes]\n", (unsigned long long)*size);
 	if (d_text(d, s, *size, mask, title))
 		return -1;
 	say(d, mask, "\n");

@@ -86,9 +86,9 @@ static int scan(struct dump *d, uint64_t start, struct sect **out, int *n)
 	struct sect x, *grown;
 	uint64_t off = start;
 
-	/* As trace-cmd: the list ends where no whole header is left; a
+	/* As trace-cmd: the list ends where not even an id is left; a
 	 * body cut short is listed, and found out when it is read. */
-	while (off < d->size && d->size - off >= 16) {
+	while (off < d->size && d->size - off >= 2) {
 		if (section_header(d, off, &x))
 			return -1;
 		grown = realloc(*out, (*n + 1) * sizeof(x));
@@ -96,12 +96,27 @@ static int scan(struct dump *d, uint64_t start, struct sect **out, int *n)
 			return tdat_fail(&d->err, d->path, off, "out of memory");
 		*out = grown;
 		(*out)[(*n)++] = x;
-		if (x.size > d->size - off - 16)
-			break;
-		if (x.id == TDAT_OPT_STRINGS && add_strings(d, &x))
-			return -1;
+		if (x.size > d->size - off - 16) {
+			tdat_fail(&d->late, d->path, off, "section %u of %llu"
+				  " bytes runs past the end of the file (%llu)",
+				  x.id, (unsigned long long)x.size,
+				  (unsigned long long)d->size);
+			return 0;
+		}
+		/* trace-cmd goes on without descriptions */
+		if (x.id == TDAT_OPT_STRINGS && add_strings(d, &x)) {
+			d->late = d->err;
+			d->err.msg[0] = 0;
+			free(d->strings);
+			d->strings = NULL;
+			d->nstrings = 0;
+		}
 		off += 16 + x.size;
 	}
+	if (off < d->size)
+		tdat_fail(&d->late, d->path, off, "%llu bytes after the last"
+			  " section, too few for a section header",
+			  (unsigned long long)(d->size - off));
 	return 0;
 }
 
@@ -330,6 +345,10 @@ int dump_v7(struct dump *d, struct dsrc *s)
 	d->facts.nsections = n;
 	if (!r)
 		r = walk(d, first, v, n);
+	if (!r && d->late.msg[0]) {
+		d->err = d->late;
+		r = -1;
+	}
 	free(v);
 	return r;
 }
