@@ -96,6 +96,13 @@ static int scan(struct dump *d, uint64_t start, struct sect **out, int *n)
 			return tdat_fail(&d->err, d->path, off, "out of memory");
 		*out = grown;
 		(*out)[(*n)++] = x;
+		/* trace-cmd reads a compressed body's sizes with the header */
+		if ((x.flags & 1) && d->size - off - 16 < 8) {
+			struct dsrc b = { .pos = off + 16 };
+			uint8_t sizes[8];
+
+			return d_read(d, &b, sizes, 8, "block sizes");
+		}
 		if (x.size > d->size - off - 16) {
 			tdat_fail(&d->late, d->path, off, "section %u of %llu"
 				  " bytes runs past the end of the file (%llu)",
