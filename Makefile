@@ -18,7 +18,7 @@ LDLIBS  += -lzstd -lz $(shell pkg-config --libs libtraceevent 2>/dev/null || ech
 PREFIX  ?= /usr/local
 B       ?= build
 
-APPLETS := record report split merge restore convert check-events
+APPLETS := record report split merge restore convert check-events dump
 
 # libfmt: the format library, built alone as libfmt.a.  Engines: one
 # folder of convert/ each.  Applets: cmds/, one file each.

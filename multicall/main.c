@@ -25,6 +25,8 @@ static const struct applet applets[] = {
 	  cmd_check_events },
 	{ "convert", "convert between trace.dat v6 and v7, recompress",
 	  cmd_convert },
+	{ "dump", "print what a trace.dat holds, as trace-cmd dump",
+	  cmd_dump },
 	{ "merge", "merge recordings or split pieces into one file",
 	  cmd_merge },
 	{ "record", "record events through tracefs into a trace.dat",

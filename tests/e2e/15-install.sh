@@ -11,7 +11,7 @@ make -C "$root" -s install B="$build" PREFIX=/usr DESTDIR="$TMPDIR/inst" \
 d=$TMPDIR/inst/usr
 [ -x "$d/bin/tdat" ] || fail "bin/tdat missing"
 assert_eq "tdat" "$(ls "$d/bin")" "contents of bin/"
-for a in record report split merge restore convert check-events; do
+for a in record report split merge restore convert check-events dump; do
 	[ -L "$d/libexec/tdat/$a" ] || fail "libexec/tdat/$a missing"
 	expect_exit 0 "$d/libexec/tdat/$a" --help
 done
@@ -43,7 +43,7 @@ complete_words() {
 complete_words tdat rep >out.txt
 assert_eq "report" "$(cat out.txt)" "tdat rep<TAB>"
 complete_words tdat "" >out.txt
-for a in record report split merge restore convert check-events; do
+for a in record report split merge restore convert check-events dump; do
 	grep -qx "$a" out.txt || fail "tdat <TAB> lacks $a: $(cat out.txt)"
 done
 complete_words tdat convert --comp >out.txt

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* dump.h - the dump engine: what a trace.dat holds, as trace-cmd dump prints it. */
+#ifndef CONVERT_DUMP_H
+#define CONVERT_DUMP_H
+
+struct tdat_error;
+
+/* The parts to print, one bit per trace-cmd dump option. */
+enum {
+	DUMP_SUMMARY	= 1u << 0,
+	DUMP_HEAD_PAGE	= 1u << 1,
+	DUMP_HEAD_EVENT	= 1u << 2,
+	DUMP_FTRACE	= 1u << 3,
+	DUMP_SYSTEMS	= 1u << 4,
+	DUMP_EVENTS	= 1u << 5,
+	DUMP_KALLSYMS	= 1u << 6,
+	DUMP_PRINTK	= 1u << 7,
+	DUMP_CMDLINES	= 1u << 8,
+	DUMP_OPTIONS	= 1u << 9,
+	DUMP_FLYRECORD	= 1u << 10,
+	DUMP_CLOCK	= 1u << 11,
+	DUMP_SECTIONS	= 1u << 12,
+	DUMP_STRINGS	= 1u << 13,
+	DUMP_ALL	= (1u << 14) - 1,
+};
+
+struct dump_opts {
+	const char *path;	/* as given: printed as it is */
+	unsigned parts;		/* DUMP_* bits; 0 is DUMP_SUMMARY */
+	int validate;		/* -v: read every page and chunk too */
+	int json;		/* one JSON object instead of the text */
+};
+
+/*
+ * Print what o->path holds on stdout.  0 when the whole file was read;
+ * 1 with err ("FILE: offset N: what") when
+ * it is damaged: what came before is printed as trace-cmd would.
+ */
+int dump_run(const struct dump_opts *o, struct tdat_error *err);
+
+#endif

@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# 55-dump: tdat dump against trace-cmd dump, option by option, on every
+# fixture trace-cmd reads; the stored --summary outputs; the zlib file
+# against trace-cmd 3.4; files cut at structure offsets (trace-cmd's
+# stdout, then one error line with the offset, exit 1); --json; -v.
+. "$E2E/lib.sh"
+
+command -v trace-cmd >/dev/null || skip "trace-cmd (the oracle) is not installed"
+
+PARTS="--summary --head-page --head-event --ftrace-events --systems
+	--events --printk --cmd-lines --options --flyrecord --clock --sections
+	--strings"
+
+step "every part option on every fixture, as trace-cmd dump prints it"
+for f in "$FIX"/*.dat "$FIX"/external/*.dat "$FIX"/truncated/*.dat \
+	 "$FIX"/crashed/restored.dat; do
+	case $f in *zlib*) continue ;; esac
+	for o in $PARTS; do
+		expect_exit 0,1 "$TDAT" dump -i "$f" $o
+		assert_oracle "$OUT" trace-cmd dump -i "$f" $o
+	done
+done
+
+step "--all, --kallsyms, two options at once, the default, FILE without -i"
+for f in "$FIX"/v6-sched-irq.dat "$FIX"/v7-zstd-2inst-irq-top-sched-inst1.dat; do
+	for o in --all --kallsyms "--options --clock" "--systems --head-page" ""; do
+		expect_exit 0 "$TDAT" dump -i "$f" $o
+		assert_oracle "$OUT" trace-cmd dump -i "$f" $o
+	done
+	expect_exit 0 "$TDAT" dump "$f"
+	assert_oracle "$OUT" trace-cmd dump "$f"
+done
+
+step "the stored trace-cmd dump --summary outputs, run in the fixtures' directory"
+for want in "$FIX"/*.dat.dump.txt; do
+	n=${want##*/}
+	n=${n%.dump.txt}
+	(cd "$FIX" && "$TDAT" dump -i "$n" --summary) >got.txt ||
+		fail "tdat dump -i $n failed"
+	cmp -s "$want" got.txt || { diff "$want" got.txt | head >&2; fail "$n: not its .dump.txt"; }
+done
+
+step "-v on files trace-cmd calls valid"
+for f in "$FIX"/v6-sched-irq.dat "$FIX"/v7-zstd-sched-irq.dat "$FIX"/v7-none-sched-irq.dat; do
+	expect_exit 0 "$TDAT" dump -v -i "$f"
+	assert_oracle "$OUT" trace-cmd dump -v -i "$f"
+done
+
+step "-v reads the data: a cut CPU stream is named, trace-cmd misses it"
+cut=$FIX/truncated/v6-sched-irq.cut-at-5470064.dat
+expect_exit 1 "$TDAT" dump --validate -i "$cut"
+assert_lines 1 "$ERR"
+assert_grep "cut-at-5470064.dat: offset 5468160: .*CPU 1" "$ERR"
+[ -s "$OUT" ] && fail "-v printed 'valid' for a cut file"
+
+step "cut files: trace-cmd's stdout, then one line with the offset, exit 1"
+# cut FILE BYTES OFFSET-IN-MESSAGE
+cut_at() {
+	head -c "$2" "$1" >cut.dat
+	expect_exit 1 "$TDAT" dump -i cut.dat
+	assert_oracle "$OUT" trace-cmd dump -i cut.dat
+	assert_lines 1 "$ERR"
+	assert_grep "^tdat dump: cut.dat: offset $3: " "$ERR"
+}
+v6=$FIX/v6-sched-irq.dat
+cut_at "$v6" 10 10		# in the version string
+cut_at "$v6" 30 30		# header_page's size
+cut_at "$v6" 250 243		# the header_event keyword
+cut_at "$v6" 20000 19292	# an event format
+cut_at "$v6" 1000000 32870	# kallsyms
+cut_at "$v6" 5452500 5451784	# saved command lines
+v7=$FIX/v7-zstd-sched-irq.dat
+cut_at "$v7" 30 29		# the options offset
+cut_at "$v7" 40 39		# the first section's header
+cut_at "$v7" 20000 1019157	# the options section is gone
+cut_at "$v7" 1019200 1019193	# inside an option
+cut_at "$v7" 1031100 1031072	# the BUFFER option
+cut_at "$v7" 1031160 1031157	# the strings section's header
+cut_at "$v7" 1031216 1031149	# the strings body: trace-cmd prints all, tdat says so
+expect_exit 1 "$TDAT" dump -i "$FIX"/truncated/v7-zstd-markers-raw_syscalls.cut-at-1059000.dat --all
+assert_oracle "$OUT" trace-cmd dump -i "$FIX"/truncated/v7-zstd-markers-raw_syscalls.cut-at-1059000.dat --all
+assert_grep "offset 1149511: section id" "$ERR"
+
+step "not a trace.dat, missing file"
+expect_exit 1 "$TDAT" dump -i /proc/version
+assert_lines 1 "$ERR"
+expect_exit 1 "$TDAT" dump -i /no/such.dat
+assert_grep "^tdat dump: /no/such.dat: " "$ERR"
+expect_exit 2 "$TDAT" dump --no-such-option
+assert_grep "unknown option" "$ERR"
+
+step "--json: one object that python parses, with the file's numbers"
+expect_exit 0 "$TDAT" dump --json -i "$FIX"/v7-zstd-2inst-irq-top-sched-inst1.dat
+python3 - "$OUT" <<'PY' || fail "--json values"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["version"] == 7 and j["compression"] == "zstd", j
+assert j["buffers"] == 2 and j["cpus"] == 2 and j["sections"] == 12, j
+assert j["options"] == 21 and j["kallsyms_bytes"] == 5414586, j
+assert j["cmdlines_bytes"] == 1704 and j["clock"] == "local", j
+assert j["valid"] is True and j["error"] is None, j
+PY
+head -c 1000000 "$v6" >cut.dat
+expect_exit 1 "$TDAT" dump --json -i cut.dat
+python3 - "$OUT" <<'PY' || fail "--json of a cut file"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["version"] == 6 and j["ftrace_events"] == 18 and j["systems"] == 2, j
+assert j["valid"] is False and "offset 32870" in j["error"], j
+PY
+
+step "zlib: as trace-cmd 3.4 prints it"
+tc34=$E2E/../../../shared/tools/tc34
+if [ -x "$tc34" ] && { "$tc34" --tc34-info >/dev/null 2>&1 || "$tc34" --build >/dev/null 2>&1; }; then
+	z=$FIX/v7-zlib-sched-irq-tc34.dat
+	for o in $PARTS --all; do
+		expect_exit 0 "$TDAT" dump -i "$z" $o
+		assert_oracle "$OUT" "$tc34" dump -i "$z" $o
+	done
+	expect_exit 0 "$TDAT" dump -v -i "$z"
+else
+	echo "skipped the zlib part: tc34 (trace-cmd 3.4) is not available"
+fi
