@@ -5,6 +5,7 @@
 #   make check-asan the tests again under AddressSanitizer + UBSan
 #   make fuzz       libFuzzer target for the reader (clang)
 #   make demo       convert a bundled v6 recording to v7 zstd and compare
+#                   (with tdat dump and report: no trace-cmd needed)
 #   make install PREFIX=/usr/local DESTDIR=
 #   make uninstall  the same variables: removes exactly what install put
 
