@@ -30,7 +30,7 @@ choose_accel() {
 		return
 	fi
 	truncate -s 1M "$disk"
-	if qemu_run kvm "$1" "$2" "$disk" 30 vmprobe >/dev/null 2>&1 &&
+	if qemu_run kvm "$1" "$2" "$disk" 20 vmprobe >/dev/null 2>&1 &&
 		grep -q '^vm: probe' "$2/console.log"; then
 		echo kvm
 	else
