@@ -35,4 +35,5 @@ void suite_timeshift(void);
 void suite_metabuild(void);
 void suite_funcgraph(void);
 void suite_failalloc(void);
+void suite_tsdiff(void);
 #endif
