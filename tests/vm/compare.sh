@@ -13,8 +13,8 @@ verdict() {
 }
 
 # Report option sets compared for every recording: the plain listing,
-# latency format, raw fields, no plugins.
-REPORT_OPTS=("" "-l" "-R" "-N")
+# latency format, raw fields, no plugins, time differences.
+REPORT_OPTS=("" "-l" "-R" "-N" "--ts-diff")
 
 # same_report DAT TDAT: tdat report prints what trace-cmd report prints,
 # with every option set; DAT.report-{tc,tdat}.txt hold the plain ones.
