@@ -3,6 +3,7 @@
 #   make            build/tdat, the applet symlinks beside it, build/libfmt.a
 #   make check      install missing packages, build, run every test
 #   make check-asan the tests again under AddressSanitizer + UBSan
+#   make check-vm   recordings in a VM booting Debian's kernel (tests/vm/)
 #   make fuzz       libFuzzer target for the reader (clang)
 #   make demo       convert a bundled v6 recording to v7 zstd and compare
 #                   (with tdat dump and report: no trace-cmd needed)
@@ -84,6 +85,15 @@ check-asan: deps
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp FIXTURES=fixtures build-asan/unit-tests
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp TDAT_SANITIZED=1 tests/e2e/run build-asan
 
+# The VM test bed: a statically linked tdat goes into the VM's initramfs;
+# tests/vm/run exits 77 (a skip, not a failure) when qemu or the kernel
+# cannot be had.
+VM_B ?= build-static
+check-vm: deps all
+	scripts/install-vm-deps || echo "check-vm: cannot install the VM's packages"
+	$(MAKE) B=$(VM_B) LDFLAGS=-static $(VM_B)/tdat
+	tests/vm/run $(B) $(VM_B) || [ $$? = 77 ]
+
 FUZZ_SRC := tests/fuzz/fuzz_read.c
 fuzz: deps
 	scripts/install-deps --extra
@@ -138,9 +148,9 @@ uninstall:
 	fi
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-static build-vm
 
-.PHONY: all deps check check-asan fuzz demo install uninstall clean
+.PHONY: all deps check check-asan check-vm fuzz demo install uninstall clean
 
 -include $(FMT_OBJ:.o=.d) $(ENG_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
          $(TOOL_SRC:tests/tools/%.c=$(B)/obj/tests/tools/%.d)

@@ -136,24 +136,22 @@ static void put_time(struct outbuf *o, const struct printer *p,
  * --ts-diff: "(+N)" in an 8-column field, N the time since the last
  * event shown: the difference of the rounded microseconds when the file
  * names its clock (even one shown raw) and -t is not given, else of the
- * timestamps.  Blank while the last shown timestamp is 0 (the first
- * event, or the first after --align-ts).
+ * timestamps.  As trace-cmd, the last value is kept as used here, rounded
+ * or not, and the field is blank while it is 0: at the first event, after
+ * --align-ts, and while a clock counting from 0 (counter) is under 500.
  */
 static void put_diff(struct printer *p, const struct event_view *e)
 {
 	char buf[32] = "";
-	long long d;
+	uint64_t ts = e->ts;
 
-	if (p->prev_ts) {
-		if (p->opts.full_ns || !e->has_clock)
-			d = (long long)(e->ts - p->prev_ts);
-		else
-			d = (long long)round_us(e->ts) -
-			    (long long)round_us(p->prev_ts);
-		snprintf(buf, sizeof(buf), "(+%lld)", d);
-	}
+	if (!p->opts.full_ns && e->has_clock)
+		ts = round_us(ts);
+	if (p->prev_ts)
+		snprintf(buf, sizeof(buf), "(+%lld)",
+			 (long long)(ts - p->prev_ts));
 	outbuf_printf(p->o, " %-8s", buf);
-	p->prev_ts = e->ts;
+	p->prev_ts = ts;
 }
 
 /* -l: irqs-off, need-resched, irq context and preempt depth flags; -R

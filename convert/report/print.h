@@ -66,7 +66,8 @@ struct printer {
 	struct outbuf *o;
 	struct print_opts opts;
 	struct trace_seq seq;	/* scratch for libtraceevent's text */
-	uint64_t prev_ts;	/* --ts-diff: the last event shown, 0 none */
+	uint64_t prev_ts;	/* --ts-diff: the last event's time as the
+				 * difference used it (put_diff), 0 none */
 	struct body_cache *cache;	/* texts by payload, made on first use */
 };
 

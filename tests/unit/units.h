@@ -36,4 +36,5 @@ void suite_metabuild(void);
 void suite_funcgraph(void);
 void suite_failalloc(void);
 void suite_outputs(void);
+void suite_tsdiff(void);
 #endif

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# qemu.sh: booting the test VM (sourced by tests/vm/run).
+
+# qemu_run ACCEL KERNEL_DIR VM_DIR DISK TIMEOUT APPEND: one boot of the
+# initramfs VM_DIR/initramfs.gz, console to VM_DIR/console.log.
+qemu_run() {
+	local accel=$1
+
+	# Multi-threaded TCG locked a CPU up for good in function_graph's
+	# code patching (1 run in 2): one thread runs both CPUs.
+	[ "$accel" = tcg ] && accel=tcg,thread=single
+	timeout "$5" qemu-system-x86_64 -accel "$accel" -m 1024 -smp 2 \
+		-nodefaults -display none -no-reboot \
+		-kernel "$2/vmlinuz" -initrd "$3/initramfs.gz" \
+		-append "console=ttyS0 panic=-1 quiet $6" \
+		-serial "file:$3/console.log" \
+		-drive "file=$4,format=raw,if=virtio" </dev/null
+}
+
+# choose_accel KERNEL_DIR VM_DIR: kvm when /dev/kvm is usable, else tcg
+# (software emulation).  Usable means a probe boot reaches init: a
+# /dev/kvm can be there and still fail (as in some sandboxes).
+choose_accel() {
+	local disk=$2/probe.img
+
+	case ${VM_ACCEL:-} in kvm | tcg) echo "$VM_ACCEL"; return ;; esac
+	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ] ||
+		! grep -q -E -w 'vmx|svm' /proc/cpuinfo; then
+		echo tcg
+		return
+	fi
+	truncate -s 1M "$disk"
+	if qemu_run kvm "$1" "$2" "$disk" 20 vmprobe >/dev/null 2>&1 &&
+		grep -q '^vm: probe' "$2/console.log"; then
+		echo kvm
+	else
+		echo tcg
+	fi
+	rm -f "$disk"
+}
+
+# boot ACCEL KERNEL_DIR VM_DIR RESULTS_DIR TIMEOUT: run the VM and unpack
+# what it wrote onto its disk into RESULTS_DIR.
+boot() {
+	local disk=$3/out.img
+
+	rm -f "$disk"
+	truncate -s 256M "$disk"
+	qemu_run "$1" "$2" "$3" "$disk" "$5" "" || return 1
+	tar -xf "$disk" -C "$4" && [ -f "$4/tracers" ]
+}
