@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cmds/cmds.h"
+#include "cmds/progress.h"
 #include "convert/dump/dump.h"
 #include "libfmt/tracedat.h"
 
@@ -122,13 +123,17 @@ int cmd_dump(int argc, char **argv)
 {
 	struct dump_opts o;
 	struct tdat_error err = { { 0 }, 0 };
+	struct progress prog;
 	int r;
 
 	cmd_name = "dump";
 	r = parse_args(argc, argv, &o);
 	if (r)
 		return r == 1 ? 0 : 2;
-	if (!dump_run(&o, &err))
-		return 0;
-	return job_failed(&err, &o.path, 1);
+	progress_start(&prog, 0);
+	o.progress = show_progress;
+	o.progress_ctx = &prog;
+	r = dump_run(&o, &err);
+	end_progress(&prog);
+	return r ? job_failed(&err, &o.path, 1) : 0;
 }

@@ -29,6 +29,9 @@ struct dump_opts {
 	unsigned parts;		/* DUMP_* bits; 0 is DUMP_SUMMARY */
 	int validate;		/* -v: read every page and chunk too */
 	int json;		/* one JSON object instead of the text */
+	/* -v: stored trace data read so far, now and then; may be NULL. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
 
 /*

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# 16-progress: the progress line of convert, merge, split, restore and
-# report to a file (issue 14, point 4).  On a terminal (a pseudo-terminal made by script(1)) a job
+# 16-progress: the progress line of convert, merge, split, restore,
+# dump --validate and report to a file (issue 14, point 4).  On a terminal (a pseudo-terminal made by script(1)) a job
 # draws "\rtdat APPLET:  42%, about 12 s left" and erases it at the end;
 # with -q, with stderr not a terminal, or for a job shorter than a second
 # (TDAT_PROGRESS_DELAY_MS, 0 here so that small fixtures draw) nothing.
@@ -43,6 +43,12 @@ on_tty rest.tty "$TDAT" restore -o r.dat "$v6"
 grep -aq $'\r''tdat restore: *[0-9]*%' rest.tty || fail "restore: no line: $(cat -v rest.tty)"
 grep -aq $'\r\033\[Ktdat restore: r.dat: kept' rest.tty ||
 	fail "restore: the line is not erased first: $(cat -v rest.tty)"
+
+step "dump --validate draws it, and erases it before its verdict"
+on_tty dump.tty "$TDAT" dump -v -i "$FIX/v7-zstd-markers-raw_syscalls.dat"
+grep -aq $'\r''tdat dump: *[0-9]*%' dump.tty || fail "dump -v: no line: $(cat -v dump.tty)"
+grep -aq $'\r\033\[KFile .* is a valid trace-cmd file' dump.tty ||
+	fail "dump -v: the line is not erased first: $(cat -v dump.tty)"
 
 step "report to a file draws it; report to the terminal does not"
 big=$FIX/v7-zstd-markers-raw_syscalls.dat	# 29510 events
