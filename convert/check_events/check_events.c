@@ -16,6 +16,7 @@
 #include <event-parse.h>
 #include "libfmt/tracedat.h"
 #include "convert/check_events/check_events.h"
+#include "convert/tepfmt/tepfmt.h"
 #include "convert/tracefs/tracefs.h"
 
 /* What was checked and what failed. */
@@ -108,14 +109,17 @@ static void parse_format(struct check *c, const char *where,
 {
 	struct tep_event *parsed = NULL;
 	char what[256], why[256];
+	const char *refused;
 	enum tep_errno e;
 
 	c->checked++;
-	e = tep_parse_format(c->tep, &parsed, text, len, system);
+	e = tepfmt_parse(c->tep, &parsed, text, len, system, &refused);
 	if (e == TEP_ERRNO__SUCCESS && parsed &&
 	    !(parsed->flags & TEP_EVENT_FL_FAILED))
 		return;
-	if (e != TEP_ERRNO__SUCCESS) {
+	if (refused) {
+		snprintf(why, sizeof(why), "%s", refused);
+	} else if (e != TEP_ERRNO__SUCCESS) {
 		if (tep_strerror(c->tep, e, why, sizeof(why)))
 			snprintf(why, sizeof(why), "libtraceevent error %d",
 				 (int)e);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/report/report_internal.h"
+#include "convert/tepfmt/tepfmt.h"
 
 static int parse_format(void *ctx, const char *system, const char *text,
 			size_t len)
@@ -11,8 +12,9 @@ static int parse_format(void *ctx, const char *system, const char *text,
 	struct tep_handle *tep = ctx;
 
 	/* A format libtraceevent cannot parse is not fatal: its events
-	 * print as unknown, as with trace-cmd. */
-	tep_parse_event(tep, text, len, system);
+	 * print as unknown, as with trace-cmd (one it would crash on
+	 * too, where trace-cmd crashes). */
+	tepfmt_parse(tep, NULL, text, len, system, NULL);
 	return 0;
 }
 

@@ -59,6 +59,7 @@ int main(void)
 	suite_timeshift();
 	suite_metabuild();
 	suite_funcgraph();
+	suite_tepfmt();
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

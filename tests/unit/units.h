@@ -34,4 +34,5 @@ void suite_recview(void);
 void suite_timeshift(void);
 void suite_metabuild(void);
 void suite_funcgraph(void);
+void suite_tepfmt(void);
 #endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tepfmt.h - event format texts handed to libtraceevent without letting
+ * a damaged one crash it (report and check-events parse the formats a
+ * trace.dat holds).
+ *
+ * libtraceevent 1.7 (and trace-cmd with it) dereferences NULL when the
+ * first field named after __print_flags( or __print_symbolic( in a
+ * print fmt is not a field of the event ("REC->vec" with no field vec),
+ * and the mark it sets for that field outlives a parse that fails before
+ * reaching one, so that the next format's first field reference is
+ * taken for it.  tepfmt_parse() refuses the first kind and clears the
+ * mark after the second.
+ */
+#ifndef TEPFMT_H
+#define TEPFMT_H
+
+#include <stddef.h>
+#include <event-parse.h>
+
+/*
+ * tep_parse_format(tep, event, text, len, system), unless parsing the
+ * format would crash libtraceevent: then nothing is parsed, *why (if
+ * why is given) says what is wrong and TEP_ERRNO__READ_PRINT_FAILED is
+ * returned.  event may be NULL (tep_parse_event); *why is NULL when the
+ * format was handed over.
+ */
+enum tep_errno tepfmt_parse(struct tep_handle *tep, struct tep_event **event,
+			    const char *text, size_t len, const char *system,
+			    const char **why);
+
+#endif

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_tepfmt.c - event formats libtraceevent 1.7 would crash on
+ * (convert/tepfmt/tepfmt.c): refused, or its left-over mark cleared;
+ * sound ones parsed and printed as before.  Without tepfmt each case
+ * below crashes the test program (found by the fuzz_report target).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "tests/unit/units.h"
+#include "convert/tepfmt/tepfmt.h"
+
+#define COMMON \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+/* softirq_raise with its field renamed: the print fmt names "vec". */
+static const char renamed[] =
+	"name: softirq_raise\nID: 21\nformat:\n" COMMON
+	"\tfield:unsigned int vex;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"vec=%u [action=%s]\", REC->vec, "
+	"__print_symbolic(REC->vec, { 0, \"HI\" }, { 1, \"TIMER\" })\n";
+
+static const char sound[] =
+	"name: softirq_raise\nID: 22\nformat:\n" COMMON
+	"\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"vec=%u [action=%s]\", REC->vec, "
+	"__print_symbolic(REC->vec, { 0, \"HI\" }, { 1, \"TIMER\" })\n";
+
+/* __print_flags( whose first argument does not parse: libtraceevent
+ * stops there with its mark set, and takes the next format's first
+ * field reference for it. */
+static const char broken[] =
+	"name: broken\nID: 23\nformat:\n" COMMON
+	"\tfield:unsigned int x;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%s\", __print_flags(+, REC->x)\n";
+
+/* No field "nope": harmless alone (the event prints its error). */
+static const char unknown_field[] =
+	"name: after\nID: 24\nformat:\n" COMMON
+	"\tfield:unsigned int y;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%d\", REC->nope\n";
+
+/* __print_symbolic( never followed by a field: the mark is left over. */
+static const char left_over[] =
+	"name: left\nID: 25\nformat:\n" COMMON
+	"\tfield:unsigned int z;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%s\", __print_symbolic(1, { 1, \"one\" })\n";
+
+static struct tep_handle *new_tep(void)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, 8);
+	return tep;
+}
+
+static enum tep_errno parse(struct tep_handle *tep, const char *text,
+			    const char **why)
+{
+	return tepfmt_parse(tep, NULL, text, strlen(text), "irq", why);
+}
+
+static void test_refused(void)
+{
+	struct tep_handle *tep = new_tep();
+	const char *why;
+
+	CU_ASSERT_EQUAL(parse(tep, renamed, &why),
+			TEP_ERRNO__READ_PRINT_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(why);
+	CU_ASSERT_PTR_NULL(tep_find_event(tep, 21));
+	CU_ASSERT_EQUAL(parse(tep, left_over, &why),
+			TEP_ERRNO__READ_PRINT_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(why);
+	/* the next format is parsed as usual */
+	CU_ASSERT_EQUAL(parse(tep, unknown_field, &why), TEP_ERRNO__SUCCESS);
+	CU_ASSERT_PTR_NULL(why);
+	tep_free(tep);
+}
+
+static void test_mark_cleared(void)
+{
+	struct tep_handle *tep = new_tep();
+	const char *why;
+
+	parse(tep, broken, &why);
+	CU_ASSERT_PTR_NULL(why);	/* handed over: it names field x */
+	CU_ASSERT_EQUAL(parse(tep, unknown_field, &why), TEP_ERRNO__SUCCESS);
+	CU_ASSERT_PTR_NOT_NULL(tep_find_event(tep, 24));
+	tep_free(tep);
+}
+
+static void test_sound_printed(void)
+{
+	struct tep_handle *tep = new_tep();
+	struct tep_record rec;
+	struct trace_seq seq;
+	struct tep_event *ev;
+	uint8_t data[12] = { 22, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0 };
+	const char *why;
+
+	CU_ASSERT_EQUAL(tepfmt_parse(tep, &ev, sound, sizeof(sound) - 1,
+				     "irq", &why), TEP_ERRNO__SUCCESS);
+	CU_ASSERT_PTR_NULL(why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+	memset(&rec, 0, sizeof(rec));
+	rec.data = data;
+	rec.size = sizeof(data);
+	trace_seq_init(&seq);
+	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	CU_ASSERT_STRING_EQUAL(seq.buffer, "vec=1 [action=TIMER]");
+	trace_seq_destroy(&seq);
+	tep_free(tep);
+}
+
+void suite_tepfmt(void)
+{
+	CU_pSuite s = CU_add_suite("tepfmt", NULL, NULL);
+
+	CU_add_test(s, "a mark on a missing field is refused", test_refused);
+	CU_add_test(s, "a mark left set is cleared", test_mark_cleared);
+	CU_add_test(s, "sound formats parse and print", test_sound_printed);
+}
