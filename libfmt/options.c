@@ -219,11 +219,14 @@ static int v7_option(struct tdat_file *f, uint16_t id, const uint8_t *d,
 		return v7_buffer_option(f, d, size, off,
 					id == TDAT_OPT_BUFFER_TEXT, err);
 	if (id == TDAT_OPT_CPUCOUNT && size >= 4) {
-		f->cpu_count = tdat_get32(f, d);
-		/* As for v6: writers size CPU tables by it. */
-		if (f->cpu_count > 65536)
+		uint32_t n = tdat_get32(f, d);
+
+		/* As for v6: writers size CPU tables by it.  Checked
+		 * before it is kept: a tolerant open goes on without it. */
+		if (n > 65536)
 			return tdat_fail(err, f->path, off, "CPUCOUNT %u is not"
-					 " plausible", f->cpu_count);
+					 " plausible", n);
+		f->cpu_count = n;
 		if (structural) {
 			f->has_cpucount = 1;
 			return 0;
