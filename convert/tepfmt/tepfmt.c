@@ -127,6 +127,49 @@ static int marks_hit_fields(struct tep_event *ev, const char *p,
 	return !flag && !symbolic;
 }
 
+/* The divisor after a '/' or '%' at p: a number other than 0, maybe in
+ * parentheses, or a sizeof.  1 if it is. */
+static int sound_divisor(const char *p, const char *end)
+{
+	unsigned long long v;
+	int parens = 0;
+	char num[32];
+	size_t n;
+
+	for (p = skip_space(p, end); p < end && *p == '(';
+	     p = skip_space(p + 1, end))
+		parens++;
+	n = ident(p, end);
+	if (is_word(p, n, "sizeof"))
+		return 1;
+	if (!n || !isdigit((unsigned char)*p) || n >= sizeof(num))
+		return 0;
+	memcpy(num, p, n);
+	num[n] = 0;
+	v = strtoull(num, NULL, 0);
+	p = skip_space(p + n, end);
+	return v && (!parens || (p < end && *p == ')'));
+}
+
+/*
+ * libtraceevent divides as the print fmt says, at parse time when it
+ * can and at print time with the record's values: a divisor of 0 (a
+ * literal, or a field holding 0) is a SIGFPE.  Kernels divide only by
+ * numbers and sizeof: anything else is refused.
+ */
+static int divisions_sound(const char *p, const char *end)
+{
+	for (; p < end; p++) {
+		if (*p == '"' || *p == '\'') {
+			p = skip_quoted(p, end) - 1;
+			continue;
+		}
+		if ((*p == '/' || *p == '%') && !sound_divisor(p + 1, end))
+			return 0;
+	}
+	return 1;
+}
+
 /* The format's fields, parsed from its text with an empty print fmt:
  * then its print fmt checked against them.  1 if safe. */
 static int safe_marks(const char *text, size_t len, const char *system)
@@ -183,10 +226,18 @@ enum tep_errno tepfmt_parse(struct tep_handle *tep, struct tep_event **event,
 	struct tep_event *ev = NULL;
 	enum tep_errno e;
 
+	const char *pf = print_fmt(text, len);
+
 	if (why)
 		*why = NULL;
 	if (event)
 		*event = NULL;
+	if (pf && !divisions_sound(pf + sizeof(PRINT_FMT) - 1, text + len)) {
+		if (why)
+			*why = "a division by something other than a number"
+			       " (libtraceevent divides by 0)";
+		return TEP_ERRNO__READ_PRINT_FAILED;
+	}
 	if (!marks_fields(text, len))
 		return tep_parse_format(tep, event ? event : &ev, text, len,
 					system);

@@ -9,8 +9,11 @@
  * print fmt is not a field of the event ("REC->vec" with no field vec),
  * and the mark it sets for that field outlives a parse that fails before
  * reaching one, so that the next format's first field reference is
- * taken for it.  tepfmt_parse() refuses the first kind and clears the
- * mark after the second.
+ * taken for it.  It also divides as the print fmt says, by a literal 0
+ * while parsing, by a field holding 0 while printing (SIGFPE).
+ * tepfmt_parse() refuses the first kind and formats that divide by
+ * anything but a number other than 0 or a sizeof (all kernels' do), and
+ * clears the mark after the second kind.
  */
 #ifndef TEPFMT_H
 #define TEPFMT_H
