@@ -88,6 +88,7 @@ check-asan: deps
 # seeded from fixtures/ (tests/fuzz/seed).  tests/fuzz/run runs them.
 #   make fuzz [FUZZ_SECONDS=60] [FUZZ="fuzz_read fuzz_pages"]
 #   make fuzz-short     20 s each (check-asan runs it)
+#   make fuzz-coverage  line coverage of the corpora (tests/fuzz/coverage)
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_HELPERS := $(filter-out $(wildcard tests/fuzz/fuzz_*.c),$(wildcard tests/fuzz/*.c))
 FUZZ_HELPER_OBJ := $(FUZZ_HELPERS:%.c=$(B)/obj/%.o)
@@ -122,6 +123,14 @@ fuzz: fuzz-build
 fuzz-short: fuzz-build
 	tests/fuzz/run build-fuzz 20 $(FUZZ_TARGETS)
 
+# Line coverage of the corpora, per target and file (build-cov/*.txt).
+fuzz-coverage: deps
+	$(MAKE) B=build-cov CC=clang \
+	  CFLAGS="-O1 -g -fprofile-instr-generate -fcoverage-mapping -fsanitize=fuzzer-no-link" \
+	  LDFLAGS="-fprofile-instr-generate -fsanitize=fuzzer" \
+	  $(FUZZ_TARGETS:%=build-cov/fuzz/%)
+	tests/fuzz/coverage build-cov build-fuzz/corpus $(FUZZ)
+
 demo: deps all
 	scripts/demo $(B)
 
@@ -134,9 +143,9 @@ install: all
 	for m in doc/*.5; do [ -e "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man5/; done; true
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-cov
 
-.PHONY: all deps check check-asan fuzz fuzz-build fuzz-short demo install clean
+.PHONY: all deps check check-asan fuzz fuzz-build fuzz-short fuzz-coverage demo install clean
 
 -include $(FMT_OBJ:.o=.d) $(ENG_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
          $(TOOL_SRC:tests/tools/%.c=$(B)/obj/tests/tools/%.d) \
