@@ -94,7 +94,7 @@ static int marks_hit_fields(struct tep_event *ev, const char *p,
 {
 	int flag = 0, symbolic = 0;
 	const char *name;
-	size_t n;
+	size_t n, len;
 
 	while (p < end) {
 		if (*p == '"' || *p == '\'') {
@@ -113,14 +113,15 @@ static int marks_hit_fields(struct tep_event *ev, const char *p,
 			 is_word(p, n, "__print_symbolic_u64"))
 			symbolic = 1;
 		else if (is_word(p, n, "REC") && (flag || symbolic) &&
-			 (name = rec_field(p + n, end, &n))) {
-			if (!has_field(ev, name, n))
+			 (name = rec_field(p + n, end, &len))) {
+			if (!has_field(ev, name, len))
 				return 0;
 			if (flag)
 				flag = 0;
 			else
 				symbolic = 0;
 			p = name;
+			n = len;
 		}
 		p += n;
 	}

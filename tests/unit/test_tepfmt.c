@@ -54,6 +54,12 @@ static const char divides[] =
 	"\tfield:unsigned int v;\toffset:8;\tsize:4;\tsigned:0;\n\n"
 	"print fmt: \"v=%%u\", 7 / %s\n";
 
+/* "REC->" with no name after it, after a mark (the scan looped). */
+static const char nameless[] =
+	"name: nameless\nID: 27\nformat:\n" COMMON
+	"\tfield:unsigned int x;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%s\", __print_flags(REC->\031, \"|\", { 1, \"A\" })\n";
+
 static struct tep_handle *new_tep(void)
 {
 	struct tep_handle *tep = tep_alloc();
@@ -81,6 +87,10 @@ static void test_refused(void)
 	CU_ASSERT_PTR_NOT_NULL(why);
 	CU_ASSERT_PTR_NULL(tep_find_event(tep, 21));
 	CU_ASSERT_EQUAL(parse(tep, left_over, &why),
+			TEP_ERRNO__READ_PRINT_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(why);
+	/* found by fuzz_format: this one made the check loop forever */
+	CU_ASSERT_EQUAL(parse(tep, nameless, &why),
 			TEP_ERRNO__READ_PRINT_FAILED);
 	CU_ASSERT_PTR_NOT_NULL(why);
 	/* the next format is parsed as usual */
