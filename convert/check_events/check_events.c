@@ -23,6 +23,8 @@
 struct check {
 	struct tep_handle *tep;
 	const char *file;	/* -i: the trace.dat, for failure lines */
+	struct tepfmt_trial trial;	/* -i: what killed libtraceevent */
+	int nformat;		/* -i: formats walked so far */
 	int header_checked;
 	int checked;
 	int failed;
@@ -261,13 +263,22 @@ static void format_name(const char *text, size_t len, char *name,
 		strcpy(name, "?");
 }
 
+#define KILLED "libtraceevent crashes parsing it (in a trial in a child" \
+	       " process)"
+
 static int check_file_format(void *ctx, const char *system,
 			     const char *text, size_t len)
 {
 	struct check *c = ctx;
-	char name[128];
+	char name[128], what[256];
 
 	format_name(text, len, name, sizeof(name));
+	if (!tepfmt_trial_ok(&c->trial, 1 + c->nformat++)) {
+		c->checked++;
+		snprintf(what, sizeof(what), "%s:%s", system, name);
+		print_failure(c, c->file, what, KILLED);
+		return 0;
+	}
 	parse_format(c, c->file, system, name, text, len);
 	return 0;
 }
@@ -299,11 +310,17 @@ static int check_file(struct check *c, const struct check_events_opts *a,
 	header[page_len] = 0;
 	if (a->plugins)
 		plugins = tep_load_plugins(c->tep);
+	tepfmt_trial(c->tep, f, &c->trial);
 	/* An empty header_page is an old kernel's, not a broken one. */
-	if (page_len)
+	if (page_len && !tepfmt_trial_ok(&c->trial, 0)) {
+		c->header_checked = 1;
+		print_failure(c, a->input, "header_page", KILLED);
+	} else if (page_len) {
 		parse_header_page(c, a->input, header, page_len,
 				  f->commit_size);
+	}
 	r = tdat_each_format(f, check_file_format, c, err) < 0 ? -1 : 0;
+	tepfmt_trial_free(&c->trial);
 out:
 	if (plugins)
 		tep_unload_plugins(plugins, c->tep);

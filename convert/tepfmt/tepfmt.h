@@ -19,7 +19,9 @@
 #define TEPFMT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <event-parse.h>
+#include "libfmt/tracedat.h"
 
 /*
  * tep_parse_format(tep, event, text, len, system), unless parsing the
@@ -31,5 +33,26 @@
 enum tep_errno tepfmt_parse(struct tep_handle *tep, struct tep_event **event,
 			    const char *text, size_t len, const char *system,
 			    const char **why);
+
+/*
+ * libtraceevent 1.7 has more ways to crash (or hang) on a damaged text
+ * than can be told from the text: a file's header_page and formats are
+ * first parsed in a child process, into its copy of tep as it stands
+ * (plugins loaded, nothing parsed yet).  A step that kills the child
+ * (or takes over 10 s) is marked bad, and a new child goes on after it.
+ * Steps: 0 the header_page, 1 + i the i-th format of tdat_each_format().
+ * The caller then takes the same steps into tep itself, skipping the bad
+ * ones.  One trial serves every handle made the same way from the file.
+ */
+struct tepfmt_trial {
+	int n;			/* steps */
+	uint8_t *bad;		/* per step; NULL: no trial (nothing known) */
+};
+/* 0, or -1 when out of memory (t is then empty: nothing is skipped). */
+int tepfmt_trial(struct tep_handle *tep, const struct tdat_file *f,
+		 struct tepfmt_trial *t);
+/* 1 unless step was found bad. */
+int tepfmt_trial_ok(const struct tepfmt_trial *t, int step);
+void tepfmt_trial_free(struct tepfmt_trial *t);
 
 #endif

@@ -6,7 +6,9 @@
  * below crashes the test program (found by the fuzz_report and
  * fuzz_format targets).
  */
+#define _GNU_SOURCE		/* memmem */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "tests/unit/units.h"
 #include "convert/tepfmt/tepfmt.h"
@@ -185,6 +187,64 @@ static void test_divisions(void)
 	/* (libtraceevent 1.7 fails to print this one, without harm) */
 }
 
+/* Which format (tdat_each_format order) is sched_wakeup's. */
+static int find_wakeup(void *ctx, const char *system, const char *text,
+		       size_t len)
+{
+	int *at = ctx;
+
+	if (len > 19 && !memcmp(text, "name: sched_wakeup\n", 19))
+		at[1] = at[0];
+	at[0]++;
+	return 0;
+}
+
+/*
+ * v6-sched-irq.dat with sched_wakeup's "REC->target_cpu" made
+ * "REC->pid[0]]   ": libtraceevent dies parsing it, and no check of
+ * the text foresees it.  The trial finds that format, and only it.
+ */
+static void test_trial(void)
+{
+	char path[4096];
+	struct tepfmt_trial t;
+	struct tdat_error err;
+	struct tdat_file *f;
+	struct tep_handle *tep;
+	uint8_t *d, *p;
+	int at[2] = { 0, -1 }, i, bad = 0;
+	size_t len;
+	FILE *fp;
+
+	d = slurp_file(fixture("v6-sched-irq.dat"), &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	p = memmem(d, len, "name: sched_wakeup\n", 19);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	p = memmem(p, len - (size_t)(p - d), "REC->target_cpu\n", 16);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	memcpy(p, "REC->pid[0]]   ", 15);
+	snprintf(path, sizeof(path), "%s/index.dat", test_tmpdir());
+	fp = fopen(path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	CU_ASSERT_EQUAL(fwrite(d, 1, len, fp), len);
+	fclose(fp);
+	free(d);
+	f = tdat_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(tdat_each_format(f, find_wakeup, at, &err), 0);
+	CU_ASSERT_FATAL(at[1] >= 0);
+	tep = new_tep();
+	CU_ASSERT_EQUAL(tepfmt_trial(tep, f, &t), 0);
+	CU_ASSERT_EQUAL(t.n, 1 + at[0]);
+	for (i = 0; i < t.n; i++)
+		bad += !tepfmt_trial_ok(&t, i);
+	CU_ASSERT_EQUAL(bad, 1);
+	CU_ASSERT(!tepfmt_trial_ok(&t, 1 + at[1]));
+	tepfmt_trial_free(&t);
+	tep_free(tep);
+	tdat_close(f);
+}
+
 void suite_tepfmt(void)
 {
 	CU_pSuite s = CU_add_suite("tepfmt", NULL, NULL);
@@ -194,4 +254,6 @@ void suite_tepfmt(void)
 	CU_add_test(s, "sound formats parse and print", test_sound_printed);
 	CU_add_test(s, "divisions by anything but a number are refused",
 		    test_divisions);
+	CU_add_test(s, "a trial in a child finds what kills libtraceevent",
+		    test_trial);
 }
