@@ -310,6 +310,45 @@ static void test_open_salvage_bad_cpucount(void)
 	free(d);
 }
 
+/*
+ * An uncompressed printk section whose size field runs past its end:
+ * the tolerant open skips it as tdat_open refuses it (restore wrote it
+ * into a file that then did not open; found by fuzz_salvage).
+ */
+static void test_open_salvage_bad_part(void)
+{
+	const uint64_t body = 5447534 + 16;	/* section 20 of the fixture */
+	char path[4096];
+	struct tdat_salvage s;
+	struct tdat_error err;
+	struct tdat_file *f;
+	uint8_t *d;
+	size_t len;
+	FILE *fp;
+	int i, noted = 0;
+
+	d = slurp_file(fixture("v7-none-sched-irq.dat"), &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT_FATAL(len > body + 4 && d[body - 16] == 20);
+	memcpy(d + body, "\xf0\xff\xff\xff", 4);
+	snprintf(path, sizeof(path), "%s/badprintk.dat", test_tmpdir());
+	fp = fopen(path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	CU_ASSERT_EQUAL(fwrite(d, 1, len, fp), len);
+	fclose(fp);
+	free(d);
+	CU_ASSERT_PTR_NULL(tdat_open(path, &err));
+	f = tdat_open_salvage(path, &s, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT(!tdat_meta_has(f, TDAT_META_PRINTK));
+	CU_ASSERT(tdat_meta_has(f, TDAT_META_CMDLINES));
+	for (i = 0; i < s.nnotes; i++)
+		noted |= strstr(s.notes[i].text, "section 20") != NULL;
+	CU_ASSERT(noted);
+	tdat_salvage_free(&s);
+	tdat_close(f);
+}
+
 void suite_salvage(void)
 {
 	CU_pSuite s = CU_add_suite("salvage", NULL, NULL);
@@ -323,6 +362,8 @@ void suite_salvage(void)
 		    test_open_salvage_v6_cut);
 	CU_add_test(s, "tolerant open: an implausible CPUCOUNT",
 		    test_open_salvage_bad_cpucount);
+	CU_add_test(s, "tolerant open: a part whose framing is broken",
+		    test_open_salvage_bad_part);
 	CU_add_test(p, "a real page", test_good_page);
 	CU_add_test(p, "empty pages", test_empty_pages);
 	CU_add_test(p, "bad commit words", test_bad_commits);
