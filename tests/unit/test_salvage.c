@@ -349,6 +349,44 @@ static void test_open_salvage_bad_part(void)
 	tdat_close(f);
 }
 
+/*
+ * A BUFFER option of page size 2: the options section holding it is
+ * skipped, and no half-made buffer may stay behind (restore wrote it
+ * into a file that then did not open; found by fuzz_salvage).
+ */
+static void test_open_salvage_bad_buffer(void)
+{
+	const uint64_t page_size_at = 5476389;	/* the fixture's BUFFER */
+	char path[4096];
+	struct tdat_salvage s;
+	struct tdat_error err;
+	struct tdat_file *f;
+	uint8_t *d;
+	size_t len;
+	FILE *fp;
+	int i;
+
+	d = slurp_file(fixture("v7-none-sched-irq.dat"), &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT_FATAL(len > page_size_at + 4 &&
+			!memcmp(d + page_size_at - 6, "local", 6));
+	memcpy(d + page_size_at, "\x02\0\0\0", 4);
+	snprintf(path, sizeof(path), "%s/badbuffer.dat", test_tmpdir());
+	fp = fopen(path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	CU_ASSERT_EQUAL(fwrite(d, 1, len, fp), len);
+	fclose(fp);
+	free(d);
+	CU_ASSERT_PTR_NULL(tdat_open(path, &err));
+	f = tdat_open_salvage(path, &s, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	for (i = 0; i < f->nbuffers; i++)
+		CU_ASSERT(f->buffers[i].page_size >= 64);
+	CU_ASSERT_EQUAL(s.nlost, 1);	/* its section is found again */
+	tdat_salvage_free(&s);
+	tdat_close(f);
+}
+
 void suite_salvage(void)
 {
 	CU_pSuite s = CU_add_suite("salvage", NULL, NULL);
@@ -364,6 +402,8 @@ void suite_salvage(void)
 		    test_open_salvage_bad_cpucount);
 	CU_add_test(s, "tolerant open: a part whose framing is broken",
 		    test_open_salvage_bad_part);
+	CU_add_test(s, "tolerant open: a BUFFER option that is refused",
+		    test_open_salvage_bad_buffer);
 	CU_add_test(p, "a real page", test_good_page);
 	CU_add_test(p, "empty pages", test_empty_pages);
 	CU_add_test(p, "bad commit words", test_bad_commits);
