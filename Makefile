@@ -4,7 +4,8 @@
 #   make check      install missing packages, build, run every test
 #   make check-asan the tests again under AddressSanitizer + UBSan
 #   make check-vm   recordings in a VM booting Debian's kernel (tests/vm/)
-#   make fuzz       libFuzzer target for the reader (clang)
+#   make fuzz       libFuzzer targets: reader, pages, formats, report, split,
+#                   merge, restore (clang); make fuzz-short runs each 20 s
 #   make demo       convert a bundled v6 recording to v7 zstd and compare
 #                   (with tdat dump and report: no trace-cmd needed)
 #   make install PREFIX=/usr/local DESTDIR=
@@ -83,6 +84,7 @@ check-asan: deps
 	  LDFLAGS="-fsanitize=address,undefined" all build-asan/unit-tests \
 	  $(TOOL_SRC:tests/tools/%.c=build-asan/tools/%)
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp FIXTURES=fixtures build-asan/unit-tests
+	$(MAKE) fuzz-short
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp TDAT_SANITIZED=1 tests/e2e/run build-asan
 
 # The VM test bed: a statically linked tdat goes into the VM's initramfs;
@@ -94,24 +96,55 @@ check-vm: deps all
 	$(MAKE) B=$(VM_B) LDFLAGS=-static $(VM_B)/tdat
 	tests/vm/run $(B) $(VM_B) || [ $$? = 77 ]
 
-FUZZ_SRC := tests/fuzz/fuzz_read.c
-fuzz: deps
+# ---- fuzzing (clang, libFuzzer) ----
+# One target per tests/fuzz/fuzz_NAME.c, built as build-fuzz/fuzz/fuzz_NAME
+# from objects compiled with the fuzzer's coverage hooks; the other files
+# of tests/fuzz/ are shared helpers.  Corpora: build-fuzz/corpus/NAME,
+# seeded from fixtures/ (tests/fuzz/seed).  tests/fuzz/run runs them.
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ="fuzz_read fuzz_pages"]
+#   make fuzz-short     20 s each (check-asan runs it)
+#   make fuzz-coverage  line coverage of the corpora (tests/fuzz/coverage)
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_HELPERS := $(filter-out $(wildcard tests/fuzz/fuzz_*.c),$(wildcard tests/fuzz/*.c))
+FUZZ_HELPER_OBJ := $(FUZZ_HELPERS:%.c=$(B)/obj/%.o)
+FUZZ     ?= $(FUZZ_TARGETS)
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+  -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+
+# Engines and applets as archives: a target links only what it calls.
+$(B)/libeng.a: $(ENG_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+$(B)/libcmd.a: $(CMD_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/fuzz/%: $(B)/obj/tests/fuzz/%.o $(FUZZ_HELPER_OBJ) $(B)/libcmd.a $(B)/libeng.a $(LIBFMT)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+fuzz-build: deps
 	scripts/install-deps --extra
-	$(MAKE) B=build-fuzz CC=clang \
-	  CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" \
-	  build-fuzz/libfmt.a
-	clang -O1 -g -fsanitize=fuzzer,address,undefined $(CPPFLAGS) -o build-fuzz/fuzz_read \
-	  $(FUZZ_SRC) build-fuzz/libfmt.a $(LDLIBS)
-	# Seeds: every fixture made small (no kallsyms, 2 pages per CPU), as
-	# is and as a big-endian 32-bit-kernel variant (tests/tools/mkvariant).
-	$(MAKE) $(B)/tools/mkvariant
-	mkdir -p build-fuzz/corpus
-	for f in fixtures/*.dat; do n=$${f##*/}; \
-	  $(B)/tools/mkvariant --small $$f build-fuzz/corpus/small-$$n && \
-	  $(B)/tools/mkvariant --small --big-endian --long4 $$f \
-	    build-fuzz/corpus/small-be-long4-$$n || exit 1; done
-	build-fuzz/fuzz_read -max_total_time=$${FUZZ_SECONDS:-60} -max_len=131072 \
-	  -rss_limit_mb=512 -artifact_prefix=build-fuzz/ build-fuzz/corpus
+	$(MAKE) B=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS)" \
+	  LDFLAGS="-fsanitize=fuzzer,address,undefined" \
+	  $(FUZZ_TARGETS:%=build-fuzz/fuzz/%)
+	$(MAKE) $(B)/tools/mkvariant $(B)/tools/mkfgraph $(B)/tools/mkfuzzseeds
+	tests/fuzz/seed $(B) build-fuzz/corpus
+
+fuzz: fuzz-build
+	tests/fuzz/run build-fuzz $(FUZZ_SECONDS) $(FUZZ)
+
+fuzz-short: fuzz-build
+	tests/fuzz/run build-fuzz 20 $(FUZZ_TARGETS)
+
+# Line coverage of the corpora, per target and file (build-cov/*.txt).
+fuzz-coverage: deps
+	$(MAKE) B=build-cov CC=clang \
+	  CFLAGS="-O1 -g -fprofile-instr-generate -fcoverage-mapping -fsanitize=fuzzer-no-link" \
+	  LDFLAGS="-fprofile-instr-generate -fsanitize=fuzzer" \
+	  $(FUZZ_TARGETS:%=build-cov/fuzz/%)
+	tests/fuzz/coverage build-cov build-fuzz/corpus $(FUZZ)
 
 demo: deps all
 	scripts/demo $(B)
@@ -148,10 +181,11 @@ uninstall:
 	fi
 
 clean:
-	rm -rf build build-asan build-fuzz build-static build-vm
+	rm -rf build build-asan build-fuzz build-cov build-static build-vm
 
-.PHONY: all deps check check-asan check-vm fuzz demo install uninstall clean
+.PHONY: all deps check check-asan check-vm fuzz fuzz-build fuzz-short fuzz-coverage demo install uninstall clean
 
 -include $(FMT_OBJ:.o=.d) $(ENG_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
-         $(TOOL_SRC:tests/tools/%.c=$(B)/obj/tests/tools/%.d)
+         $(TOOL_SRC:tests/tools/%.c=$(B)/obj/tests/tools/%.d) \
+         $(wildcard $(B)/obj/tests/fuzz/*.d)
 .SECONDARY:

@@ -231,8 +231,12 @@ int meta_read_v6_parts(struct tdat_file *f, uint64_t *pos,
  * where is the headers part's file offset, for errors. */
 int meta_parse_header_page(struct tdat_file *f, uint64_t where,
 			   struct tdat_error *err);
-/* Check the size fields inside a v7 metadata part (16..21) against its
- * length: 0, or -1 with *bad = position in the part and *why. */
+/* meta_check_blob's why when a keyword is wrong (not a size field). */
+#define META_KEYWORD_PAGE "expected the keyword \"header_page\""
+#define META_KEYWORD_EVENT "expected the keyword \"header_event\""
+/* Check the size fields (and keywords) inside a v7 metadata part
+ * (16..21) against its length: 0, or -1 with *bad = position in the
+ * part and *why. */
 int meta_check_part(const struct tdat_file *f, int part, size_t *bad,
 		    const char **why);
 /* The same for a body b of part that is not (yet) in f. */

@@ -238,6 +238,23 @@ static int check_sized(struct cursor *c, int width, const char *what)
 	return cur_skip(c, n, what);
 }
 
+/* The keyword kw (n bytes, its NUL included), as the v6 walk and
+ * trace-cmd want it: a copy to v6 would not read otherwise. */
+static int check_keyword(struct cursor *c, const char *kw, size_t n,
+			 const char *why)
+{
+	const uint8_t *p;
+
+	if (cur_bytes(c, n, &p, why))
+		return -1;
+	if (memcmp(p, kw, n)) {
+		c->pos -= n;
+		c->failed = why;
+		return -1;
+	}
+	return 0;
+}
+
 /* u64-size-prefixed texts, count of them given by a u32. */
 static int check_formats(struct cursor *c, const char *what)
 {
@@ -259,9 +276,10 @@ static int check_part(struct cursor *c, int part)
 
 	switch (part) {
 	case TDAT_META_HEADERS:
-		return cur_skip(c, 12, "header_page keyword") ||
+		return check_keyword(c, "header_page", 12, META_KEYWORD_PAGE) ||
 		       check_sized(c, 8, "header_page") ||
-		       cur_skip(c, 13, "header_event keyword") ||
+		       check_keyword(c, "header_event", 13,
+				     META_KEYWORD_EVENT) ||
 		       check_sized(c, 8, "header_event") ? -1 : 0;
 	case TDAT_META_FTRACE:
 		return check_formats(c, "ftrace formats");

@@ -167,6 +167,19 @@ static int v7_buffer_cpus(struct tdat_file *f, struct cursor *c,
 	return 0;
 }
 
+/* A buffer added by an option that turned out bad goes again: a
+ * tolerant open that skips the option must not keep half of it. */
+static int drop_last_buffer(struct tdat_file *f)
+{
+	struct tdat_buffer *b = &f->buffers[--f->nbuffers];
+
+	free(b->name);
+	free(b->clock);
+	free(b->cpus);
+	memset(b, 0, sizeof(*b));
+	return -1;
+}
+
 static int v7_buffer_option(struct tdat_file *f, const uint8_t *d,
 			    uint32_t size, uint64_t off, int latency,
 			    struct tdat_error *err)
@@ -182,18 +195,24 @@ static int v7_buffer_option(struct tdat_file *f, const uint8_t *d,
 	    cur_cstr(&c, &clock, "BUFFER clock"))
 		return -1;
 	b = buffers_add(f);
-	if (!b || !(b->name = strdup(name)) || !(b->clock = strdup(clock)))
+	if (!b)
 		return oom(f, off, err);
+	if (!(b->name = strdup(name)) || !(b->clock = strdup(clock))) {
+		drop_last_buffer(f);
+		return oom(f, off, err);
+	}
 	b->section_offset = at;
 	b->latency = latency;
 	if (latency)
 		return 0;
 	if (cur_u32(&c, &b->page_size, "BUFFER page size"))
-		return -1;
-	if (b->page_size < 64 || b->page_size > TDAT_MAX_PAGE)
-		return tdat_fail(err, f->path, off, "BUFFER option: page size"
-				 " %u is not usable", b->page_size);
-	return v7_buffer_cpus(f, &c, b);
+		return drop_last_buffer(f);
+	if (b->page_size < 64 || b->page_size > TDAT_MAX_PAGE) {
+		tdat_fail(err, f->path, off, "BUFFER option: page size %u is"
+			  " not usable", b->page_size);
+		return drop_last_buffer(f);
+	}
+	return v7_buffer_cpus(f, &c, b) ? drop_last_buffer(f) : 0;
 }
 
 /* Does this list hold section-offset options (our structural section)? */
@@ -230,11 +249,14 @@ static int v7_option(struct tdat_file *f, uint16_t id, const uint8_t *d,
 		return v7_buffer_option(f, d, size, off,
 					id == TDAT_OPT_BUFFER_TEXT, err);
 	if (id == TDAT_OPT_CPUCOUNT && size >= 4) {
-		f->cpu_count = tdat_get32(f, d);
-		/* As for v6: writers size CPU tables by it. */
-		if (f->cpu_count > 65536)
+		uint32_t n = tdat_get32(f, d);
+
+		/* As for v6: writers size CPU tables by it.  Checked
+		 * before it is kept: a tolerant open goes on without it. */
+		if (n > 65536)
 			return tdat_fail(err, f->path, off, "CPUCOUNT %u is not"
-					 " plausible", f->cpu_count);
+					 " plausible", n);
+		f->cpu_count = n;
 		if (structural) {
 			f->has_cpucount = 1;
 			return 0;

@@ -10,8 +10,9 @@
  * timestamps, so every kept event has exactly its old time:
  *   - the page header timestamp becomes the first kept event's time and
  *     that event's delta is 0;
- *   - a later delta that does not fit 27 bits gets a time-extend item,
- *     a time that goes backwards an absolute-timestamp item;
+ *   - a later delta that does not fit 27 bits gets a time-extend item
+ *     (several when it does not fit the 59 bits of one), a time that
+ *     goes backwards an absolute-timestamp item;
  *   - the input's time-extend, absolute-timestamp and padding items are
  *     not copied (they only carried time, or discarded events);
  *   - the missed-events flags of the commit word (and a stored count)
@@ -29,6 +30,7 @@
 #define MISSED_EVENTS	(1ull << 31)
 #define MISSED_STORED	(1ull << 30)
 #define DELTA_MAX	0x07FFFFFFull
+#define EXTEND_MAX	((1ull << 59) - 1)	/* what one time extend adds */
 #define TYPE_EXTEND	30
 #define TYPE_STAMP	31
 
@@ -61,6 +63,13 @@ static int room(struct cut_out *o, uint32_t n)
 	return o->pos + n <= o->size;
 }
 
+/* Time extends a forward jump of d needs: a page may hold several in a
+ * row, and a jump wider than one carries (59 bits) must keep them all. */
+static uint32_t extends_for(uint64_t d)
+{
+	return (uint32_t)((d - 1) / EXTEND_MAX + 1);
+}
+
 /* A time item (extend or absolute stamp) carrying v in 59 bits. */
 static int put_time_item(struct cut_out *o, uint32_t type, uint64_t v)
 {
@@ -91,8 +100,13 @@ static int put_event(struct cut_out *o, const uint8_t *page,
 			    put_time_item(o, TYPE_STAMP, ev->ts))
 				return -1;
 		} else if (ev->ts - o->ts > DELTA_MAX) {
-			if (put_time_item(o, TYPE_EXTEND, ev->ts - o->ts))
-				return -1;
+			uint64_t d = ev->ts - o->ts, step;
+
+			for (; d; d -= step) {
+				step = d < EXTEND_MAX ? d : EXTEND_MAX;
+				if (put_time_item(o, TYPE_EXTEND, step))
+					return -1;
+			}
 		} else {
 			delta = ev->ts - o->ts;
 		}
@@ -234,9 +248,9 @@ static uint32_t need_of(const uint8_t *page, const struct tdat_event *ev,
 
 	if (!n || (ev->ts >= ts && ev->ts - ts <= DELTA_MAX))
 		return len;
-	if (ev->ts < ts && (ev->ts ^ ts) >> 59)
-		return 0;
-	return len + 8;
+	if (ev->ts < ts)
+		return (ev->ts ^ ts) >> 59 ? 0 : len + 8;
+	return len + 8 * extends_for(ev->ts - ts);
 }
 
 void tdat_page_fill_init(const struct tdat_file *f, struct tdat_page_fill *pf,

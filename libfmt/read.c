@@ -311,8 +311,23 @@ int file_hold_meta(struct tdat_file *f, size_t n, uint64_t off,
 	return 0;
 }
 
-/* Size fields inside a part must agree with the section's length, or a
- * v6 copy of it would be unreadable. */
+/* A size field that runs past the part's end, worded for the section. */
+static int size_error(const struct tdat_file *f, int id,
+		      const struct tdat_blob *b, uint64_t off, int compressed,
+		      size_t bad, const char *why, struct tdat_error *err)
+{
+	if (compressed)
+		return tdat_fail(err, f->path, off, "section %d: %s: size"
+				 " field at byte %zu of the decompressed body"
+				 " runs past its end (%zu bytes)", id, why,
+				 bad, b->len);
+	return tdat_fail(err, f->path, off + SECTION_HEADER_SIZE + bad,
+			 "section %d: %s: size field runs past the section's"
+			 " end (%zu bytes)", id, why, b->len);
+}
+
+/* Size fields and keywords inside a part must agree with the section's
+ * length, or a v6 copy of it would be unreadable. */
 int meta_check_v7(const struct tdat_file *f, int i, const struct tdat_blob *b,
 		  uint64_t off, int compressed, struct tdat_error *err)
 {
@@ -322,14 +337,13 @@ int meta_check_v7(const struct tdat_file *f, int i, const struct tdat_blob *b,
 
 	if (!meta_check_blob(f, i, b, &bad, &why))
 		return 0;
+	if (strcmp(why, META_KEYWORD_PAGE) && strcmp(why, META_KEYWORD_EVENT))
+		return size_error(f, id, b, off, compressed, bad, why, err);
 	if (compressed)
-		return tdat_fail(err, f->path, off, "section %d: %s: size"
-				 " field at byte %zu of the decompressed body"
-				 " runs past its end (%zu bytes)", id, why,
-				 bad, b->len);
+		return tdat_fail(err, f->path, off, "section %d: %s at byte %zu"
+				 " of the decompressed body", id, why, bad);
 	return tdat_fail(err, f->path, off + SECTION_HEADER_SIZE + bad,
-			 "section %d: %s: size field runs past the section's"
-			 " end (%zu bytes)", id, why, b->len);
+			 "section %d: %s", id, why);
 }
 
 /*

@@ -187,6 +187,11 @@ static int v7_section(struct tdat_file *f, const struct section_header *h,
 		tdat_blob_free(&body);
 		return r;
 	}
+	/* As tdat_open checks it: a writer would copy it unreadable. */
+	if (meta_check_v7(f, i, &body, h->offset, h->flags & 1, err)) {
+		tdat_blob_free(&body);
+		return -1;
+	}
 	tdat_blob_free(&f->meta[i]);
 	f->meta[i] = body;
 	f->priv->meta_present[i] = 1;

@@ -171,7 +171,8 @@ static int append_strings(struct tdat_file *f, const struct tdat_blob *b)
 
 	if (!p)
 		return -1;
-	memcpy(p + f->strings.len, b->data, b->len);
+	if (b->len)	/* an empty section has no data at all */
+		memcpy(p + f->strings.len, b->data, b->len);
 	f->strings.data = p;
 	f->strings.len += b->len;
 	p[f->strings.len] = 0;	/* a guard NUL for lookups */

@@ -16,12 +16,15 @@
 #include <event-parse.h>
 #include "libfmt/tracedat.h"
 #include "convert/check_events/check_events.h"
+#include "convert/tepfmt/tepfmt.h"
 #include "convert/tracefs/tracefs.h"
 
 /* What was checked and what failed. */
 struct check {
 	struct tep_handle *tep;
 	const char *file;	/* -i: the trace.dat, for failure lines */
+	struct tepfmt_trial trial;	/* -i: what killed libtraceevent */
+	int nformat;		/* -i: formats walked so far */
 	int header_checked;
 	int checked;
 	int failed;
@@ -108,14 +111,17 @@ static void parse_format(struct check *c, const char *where,
 {
 	struct tep_event *parsed = NULL;
 	char what[256], why[256];
+	const char *refused;
 	enum tep_errno e;
 
 	c->checked++;
-	e = tep_parse_format(c->tep, &parsed, text, len, system);
+	e = tepfmt_parse(c->tep, &parsed, text, len, system, &refused);
 	if (e == TEP_ERRNO__SUCCESS && parsed &&
 	    !(parsed->flags & TEP_EVENT_FL_FAILED))
 		return;
-	if (e != TEP_ERRNO__SUCCESS) {
+	if (refused) {
+		snprintf(why, sizeof(why), "%s", refused);
+	} else if (e != TEP_ERRNO__SUCCESS) {
 		if (tep_strerror(c->tep, e, why, sizeof(why)))
 			snprintf(why, sizeof(why), "libtraceevent error %d",
 				 (int)e);
@@ -257,13 +263,22 @@ static void format_name(const char *text, size_t len, char *name,
 		strcpy(name, "?");
 }
 
+#define KILLED "libtraceevent crashes parsing it (in a trial in a child" \
+	       " process)"
+
 static int check_file_format(void *ctx, const char *system,
 			     const char *text, size_t len)
 {
 	struct check *c = ctx;
-	char name[128];
+	char name[128], what[256];
 
 	format_name(text, len, name, sizeof(name));
+	if (!tepfmt_trial_ok(&c->trial, 1 + c->nformat++)) {
+		c->checked++;
+		snprintf(what, sizeof(what), "%s:%s", system, name);
+		print_failure(c, c->file, what, KILLED);
+		return 0;
+	}
 	parse_format(c, c->file, system, name, text, len);
 	return 0;
 }
@@ -295,11 +310,17 @@ static int check_file(struct check *c, const struct check_events_opts *a,
 	header[page_len] = 0;
 	if (a->plugins)
 		plugins = tep_load_plugins(c->tep);
+	tepfmt_trial(c->tep, f, &c->trial);
 	/* An empty header_page is an old kernel's, not a broken one. */
-	if (page_len)
+	if (page_len && !tepfmt_trial_ok(&c->trial, 0)) {
+		c->header_checked = 1;
+		print_failure(c, a->input, "header_page", KILLED);
+	} else if (page_len) {
 		parse_header_page(c, a->input, header, page_len,
 				  f->commit_size);
+	}
 	r = tdat_each_format(f, check_file_format, c, err) < 0 ? -1 : 0;
+	tepfmt_trial_free(&c->trial);
 out:
 	if (plugins)
 		tep_unload_plugins(plugins, c->tep);

@@ -93,12 +93,14 @@ static int show_formats(const struct tdat_file *f)
 static int show_from_tep(const struct tdat_file *f, unsigned show)
 {
 	struct tep_plugin_list *plugins;
+	struct tepfmt_trial trial = { 0, NULL };
 	struct tep_event **events;
 	struct tdat_error err;
 	struct tep_handle *tep;
 	int i;
 
-	tep = tep_from_file(f, 0, &plugins, &err);
+	tep = tep_from_file(f, 0, &plugins, &trial, &err);
+	tepfmt_trial_free(&trial);
 	if (!tep)
 		return fail(err.msg);
 	if (show & SHOW_FUNCS) {

@@ -149,7 +149,7 @@ static int open_one(struct input *in, const struct report_opts *ro, int k,
 	in->f = tdat_open(in->path, &e);
 	if (in->f)
 		in->tep = tep_from_file(in->f, !ro->no_plugins, &in->plugins,
-					&e);
+					&in->trial, &e);
 	if (!in->f || !in->tep) {
 		snprintf(err, cap, "%s", e.msg);
 		return -1;
@@ -212,6 +212,7 @@ void inputs_free(struct input *in, int n)
 			tep_unload_plugins(in[i].plugins, in[i].tep);
 		if (in[i].tep)
 			tep_free(in[i].tep);
+		tepfmt_trial_free(&in[i].trial);
 		tdat_close(in[i].f);
 	}
 	free(in);

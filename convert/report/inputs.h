@@ -17,6 +17,7 @@ struct input {
 	struct tdat_file *f;
 	struct tep_handle *tep;
 	struct tep_plugin_list *plugins;
+	struct tepfmt_trial trial;	/* for every handle of f (tepfmt.h) */
 	struct recview_ids *ids;	/* what libtraceevent reads of each id */
 	struct event_filter filter;
 	int filtering;		/* filter has anything to check */

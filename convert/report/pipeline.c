@@ -333,7 +333,8 @@ static int worker_init(struct worker *w, struct pipeline *pl,
 		return -1;
 	for (k = 0; k < n; k++) {
 		w->tep[k] = tep_from_file_nosyms(pl->in[k].f, load_plugins,
-						 &w->plugins[k], &err);
+						 &w->plugins[k],
+						 &pl->in[k].trial, &err);
 		if (!w->tep[k])
 			return -1;
 		w->ksyms[k] = ksyms_attach(w->tep[k], pl->in[k].tep);

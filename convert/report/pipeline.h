@@ -26,6 +26,7 @@ void report_print_events(struct printer *p, struct stream *s,
 struct tep_handle *tep_from_file_nosyms(const struct tdat_file *f,
 					int load_plugins,
 					struct tep_plugin_list **plugins,
+					struct tepfmt_trial *trial,
 					struct tdat_error *err);
 
 /* ---- ksyms.c ---- */

@@ -113,27 +113,51 @@ static uint32_t padded(struct recview_pad *pad, const uint8_t *data,
 	return need;
 }
 
+/*
+ * The view of need bytes (at least the record), made to end on a NUL:
+ * libtraceevent prints a char array whose bytes are all printable with
+ * "%s", reading on past it until a NUL.  Any string starts before need,
+ * so a NUL at or after need - 1 stops every one: the view goes on in
+ * the page up to the first such NUL, or one zero byte after the page.
+ */
+static uint32_t view(struct tep_record *rec, const uint8_t *data,
+		     uint32_t size, const uint8_t *page_end, uint32_t need,
+		     struct recview_pad *pad)
+{
+	size_t avail = (size_t)(page_end - data);
+	const uint8_t *nul;
+	uint32_t end = need > size ? need : size;
+
+	if (!end)
+		end = 1;
+	if (end <= avail) {
+		nul = memchr(data + end - 1, 0, avail - (end - 1));
+		end = nul ? (uint32_t)(nul - data) + 1 : (uint32_t)avail + 1;
+	}
+	if (end <= avail)
+		return end;	/* the record in its page */
+	end = padded(pad, data, page_end, end);
+	if (end)
+		rec->data = pad->buf;
+	return end;
+}
+
 uint32_t recview_fill(struct recview_ids *ids, struct tep_handle *tep,
 		      struct tep_record *rec, const uint8_t *data,
 		      uint32_t size, const uint8_t *page_end,
 		      struct recview_pad *pad)
 {
-	uint32_t need;
+	uint32_t need = 0;
 	int id;
 
 	rec->data = (void *)data;
 	id = tep_data_type(tep, rec);
-	if (id < 0 || id >= NO_ID)
-		return size;
-	if (!ids->extent[id])
-		learn(ids, tep, id);
-	need = ids->extent[id] - 1;
-	if (ids->dynamic[id])
-		need = dynamic_end(tep, id, data, page_end, need);
-	if (need <= size)
-		return size;
-	need = padded(pad, data, page_end, need);
-	if (need)
-		rec->data = pad->buf;
-	return need;
+	if (id >= 0 && id < NO_ID) {
+		if (!ids->extent[id])
+			learn(ids, tep, id);
+		need = ids->extent[id] - 1;
+		if (ids->dynamic[id])
+			need = dynamic_end(tep, id, data, page_end, need);
+	}
+	return view(rec, data, size, page_end, need, pad);
 }

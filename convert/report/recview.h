@@ -6,11 +6,12 @@
  * whatever the record's size: a static array at the end of the format
  * (kernel_stack's caller[8]) is read whole even when the kernel wrote
  * only part of it, and a dynamic field's descriptor is followed wherever
- * it points.  recview_fill() hands it the record itself when everything
- * it can read lies inside, else a copy that goes on with the bytes that
- * follow the record in its page (what trace-cmd shows there) and zeros
- * past the page's end (trace-cmd shows whatever follows its page buffer
- * in memory: nothing to match).
+ * it points; a char array is printed with "%s", up to a NUL that may
+ * lie past it.  recview_fill() hands it the record itself when
+ * everything it can read lies inside its page, else a copy that goes on
+ * with the bytes that follow the record in its page (what trace-cmd
+ * shows there) and zeros past the page's end (trace-cmd shows whatever
+ * follows its page buffer in memory: nothing to match).
  */
 #ifndef CONVERT_REPORT_RECVIEW_H
 #define CONVERT_REPORT_RECVIEW_H
@@ -33,8 +34,10 @@ struct recview_pad {
 /*
  * Point rec->data at readable bytes for the event at data (size bytes,
  * page_end the end of its page) and return how many may be read there:
- * size when the record holds all its fields, more for a padded copy in
- * pad.  rec->size stays the record's size.  0 when out of memory.
+ * size when the record holds all its fields and ends on a NUL, more when
+ * they go on in the page up to a NUL or into a padded copy in pad (its
+ * last byte is a NUL then).  rec->size stays the record's size.  0 when
+ * out of memory.
  */
 uint32_t recview_fill(struct recview_ids *ids, struct tep_handle *tep,
 		      struct tep_record *rec, const uint8_t *data,

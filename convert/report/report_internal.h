@@ -14,13 +14,17 @@
 #include <event-parse.h>
 #include "libfmt/tracedat.h"
 #include "convert/report/recview.h"
+#include "convert/tepfmt/tepfmt.h"
 
 /* ---- tep_load.c ---- */
 
 /* A tep handle for f: header_page, formats, kallsyms, printk, cmdlines,
- * and the system's plugins unless load_plugins is 0. */
+ * and the system's plugins unless load_plugins is 0.  Only what trial
+ * (tepfmt.h) found libtraceevent survives goes in; an empty trial is
+ * run first and kept for the next handle made so from f. */
 struct tep_handle *tep_from_file(const struct tdat_file *f, int load_plugins,
 				 struct tep_plugin_list **plugins,
+				 struct tepfmt_trial *trial,
 				 struct tdat_error *err);
 
 /* ---- stream.c ---- */

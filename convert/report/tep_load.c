@@ -4,15 +4,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/report/report_internal.h"
+#include "convert/tepfmt/tepfmt.h"
+
+/* The formats into tep, but those the trial found bad. */
+struct load {
+	struct tep_handle *tep;
+	const struct tepfmt_trial *trial;
+	int i;
+};
 
 static int parse_format(void *ctx, const char *system, const char *text,
 			size_t len)
 {
-	struct tep_handle *tep = ctx;
+	struct load *l = ctx;
 
 	/* A format libtraceevent cannot parse is not fatal: its events
-	 * print as unknown, as with trace-cmd. */
-	tep_parse_event(tep, text, len, system);
+	 * print as unknown, as with trace-cmd (one it would crash on
+	 * too, where trace-cmd crashes). */
+	if (tepfmt_trial_ok(l->trial, 1 + l->i++))
+		tepfmt_parse(l->tep, NULL, text, len, system, NULL);
 	return 0;
 }
 
@@ -54,9 +64,11 @@ static int load_text(struct tep_handle *tep, const struct tdat_file *f,
 
 static struct tep_handle *build(const struct tdat_file *f, int load_plugins,
 				int kallsyms, struct tep_plugin_list **plugins,
+				struct tepfmt_trial *trial,
 				struct tdat_error *err)
 {
 	struct tep_handle *tep = tep_alloc();
+	struct load l = { tep, trial, 0 };
 	const char *page, *event;
 	size_t page_len, event_len;
 
@@ -73,12 +85,14 @@ static struct tep_handle *build(const struct tdat_file *f, int load_plugins,
 	tep_set_cpus(tep, (int)tdat_cpus(f));
 	if (load_plugins)
 		*plugins = tep_load_plugins(tep);
+	if (!trial->bad)
+		tepfmt_trial(tep, f, trial);
 	if (tdat_header_texts(f, &page, &page_len, &event, &event_len, err))
 		goto fail;
-	if (page_len)
+	if (page_len && tepfmt_trial_ok(trial, 0))
 		tep_parse_header_page(tep, (char *)page, page_len,
 				      f->commit_size);
-	if (tdat_each_format(f, parse_format, tep, err) < 0 ||
+	if (tdat_each_format(f, parse_format, &l, err) < 0 ||
 	    (kallsyms && load_text(tep, f, TDAT_META_KALLSYMS, err)) ||
 	    load_text(tep, f, TDAT_META_PRINTK, err) ||
 	    load_text(tep, f, TDAT_META_CMDLINES, err))
@@ -94,9 +108,10 @@ fail:
 
 struct tep_handle *tep_from_file(const struct tdat_file *f, int load_plugins,
 				 struct tep_plugin_list **plugins,
+				 struct tepfmt_trial *trial,
 				 struct tdat_error *err)
 {
-	return build(f, load_plugins, 1, plugins, err);
+	return build(f, load_plugins, 1, plugins, trial, err);
 }
 
 /* The same without kallsyms: a worker's handle gets them through
@@ -104,7 +119,8 @@ struct tep_handle *tep_from_file(const struct tdat_file *f, int load_plugins,
 struct tep_handle *tep_from_file_nosyms(const struct tdat_file *f,
 					int load_plugins,
 					struct tep_plugin_list **plugins,
+					struct tepfmt_trial *trial,
 					struct tdat_error *err)
 {
-	return build(f, load_plugins, 0, plugins, err);
+	return build(f, load_plugins, 0, plugins, trial, err);
 }

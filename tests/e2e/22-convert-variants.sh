@@ -94,4 +94,13 @@ assert_same unk6.digest unk67.digest
 expect_exit 0 $TDAT convert -i unkv6.dat -o unkv67.dat --compression zlib
 expect_exit 0 $TDAT convert -i unkv67.dat -o unkv676.dat --file-version 6
 assert_same unkv6.dat unkv676.dat
+
+# (e) an empty strings section besides the writer's (a file may hold
+# several): read as usual.  Under UBSan (make check-asan) appending it
+# was a memcpy from NULL (found by the fuzz_merge target).
+"$TOOLS/mkvariant" --section 15: "$FIX/v7-zstd-sched-irq.dat" emptystr.dat
+$TDAT report -i "$FIX/v7-zstd-sched-irq.dat" >emptystr.want ||
+	fail "report of the fixture"
+expect_exit 0 $TDAT report -i emptystr.dat
+assert_same emptystr.want "$OUT"
 echo "variants ok"

@@ -62,6 +62,7 @@ int main(void)
 	suite_failalloc();
 	suite_outputs();
 	suite_tsdiff();
+	suite_tepfmt();
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

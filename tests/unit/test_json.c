@@ -235,6 +235,7 @@ static void test_fields(void)
 static char *event_line(const char *name, const char *want)
 {
 	struct tep_plugin_list *plugins = NULL;
+	struct tepfmt_trial trial = { 0, NULL };
 	struct tdat_error err;
 	struct tdat_file *f = tdat_open(fixture(name), &err);
 	struct tep_handle *tep;
@@ -246,7 +247,8 @@ static char *event_line(const char *name, const char *want)
 	struct sink s;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	tep = tep_from_file(f, 0, &plugins, &err);
+	tep = tep_from_file(f, 0, &plugins, &trial, &err);
+	tepfmt_trial_free(&trial);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
 	memset(&st, 0, sizeof(st));
 	CU_ASSERT_EQUAL_FATAL(stream_add_buffer(&st, f, 0, 0, &err), 0);
@@ -342,6 +344,7 @@ static void test_fixture_events(void)
 static void test_unknown_event(void)
 {
 	struct tep_plugin_list *plugins = NULL;
+	struct tepfmt_trial trial = { 0, NULL };
 	struct tdat_error err;
 	struct tdat_file *f = tdat_open(fixture("v6-sched-irq.dat"), &err);
 	/* common_type 9999, flags 0, preempt 0, common_pid 0 */
@@ -354,7 +357,8 @@ static void test_unknown_event(void)
 	char *got;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	tep = tep_from_file(f, 0, &plugins, &err);
+	tep = tep_from_file(f, 0, &plugins, &trial, &err);
+	tepfmt_trial_free(&trial);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
 	memset(&rec, 0, sizeof(rec));
 	rec.data = data;

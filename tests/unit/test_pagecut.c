@@ -407,6 +407,62 @@ static void test_cut_time_items(void)
 	tdat_close(f);
 }
 
+/*
+ * Three time extends of the widest kind in a row between two events: a
+ * jump of 3 * (2^59 - 1), more than one extend carries.  Cut and
+ * gathered, the second event must keep its time (found by the fuzzer:
+ * one extend was written and the high bits were lost).
+ */
+static void test_cut_wide_jump(void)
+{
+	struct tdat_error err;
+	struct tdat_file *f = tdat_open(fixture("v6-sched-irq.dat"), &err);
+	uint8_t keep[2] = { 1, 1 }, *page, *wide, *out;
+	struct tdat_page_fill pf;
+	uint32_t ps, pos, next = 0, len;
+	int i, m;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	ps = f->buffers[0].page_size;
+	pos = (uint32_t)f->page_header_size;
+	page = first_busy_page(f, 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+	CU_ASSERT_EQUAL_FATAL(page_events(f, page, ps, in_ev, NULL) >= 2, 1);
+	wide = calloc(1, ps);
+	out = malloc(ps);
+	memcpy(wide, page, 8);
+	for (i = 0; i < 2; i++) {
+		const uint8_t *item = in_ev[i].data - 4;	/* small events */
+
+		len = 4 + in_ev[i].size;
+		memcpy(wide + pos, item, len);
+		tdat_put32(f, wide + pos, tdat_get32(f, item) & 0x1F);
+		pos += len;
+		for (; i == 0 && pos < (uint32_t)f->page_header_size + len + 24;
+		     pos += 8) {
+			tdat_put32(f, wide + pos, 0xFFFFFFE0u | 30);
+			tdat_put32(f, wide + pos + 4, 0xFFFFFFFFu);
+		}
+	}
+	tdat_put64(f, wide + 8, pos - (uint32_t)f->page_header_size);
+	CU_ASSERT_EQUAL_FATAL(page_events(f, wide, ps, in_ev, NULL), 2);
+	CU_ASSERT_EQUAL(in_ev[1].ts - in_ev[0].ts, 3 * ((1ull << 59) - 1));
+	CU_ASSERT_EQUAL(tdat_page_cut_index(f, wide, ps, 0, 2, out, 0, &err),
+			2);
+	m = page_events(f, out, ps, out_ev, NULL);
+	CU_ASSERT(same_events(in_ev, 0, 2, out_ev, m));
+	tdat_page_fill_init(f, &pf, out, ps);
+	CU_ASSERT_EQUAL(tdat_page_fill_keep(f, &pf, wide, keep, 2, &next, 0,
+					    &err), 1);
+	tdat_page_fill_finish(f, &pf);
+	m = page_events(f, out, ps, out_ev, NULL);
+	CU_ASSERT(same_events(in_ev, 0, 2, out_ev, m));
+	free(page);
+	free(wide);
+	free(out);
+	tdat_close(f);
+}
+
 /* A corrupt page is refused with the offset given. */
 static void test_cut_corrupt(void)
 {
@@ -627,6 +683,8 @@ void suite_pagecut(void)
 	CU_add_test(s, "missed events stay with the first event",
 		    test_cut_missed);
 	CU_add_test(s, "time extends re-created", test_cut_time_items);
+	CU_add_test(s, "a jump wider than one time extend",
+		    test_cut_wide_jump);
 	CU_add_test(s, "corrupt page refused", test_cut_corrupt);
 	CU_add_test(s, "kept events of many pages gathered", test_fill);
 	CU_add_test(s, "missed events mark starts a gathered page",

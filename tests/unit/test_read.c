@@ -600,6 +600,13 @@ static void test_bad_structure(void)
 	expect_open_error(make_file("ksize.dat", "v7-none-sched-irq.dat",
 				    5476575, 32944, "\xbb\x9e\x52\x00", 4),
 			  "offset 32948: section 19: kallsyms");
+	/* v7 headers section whose keyword says "heades_page": trace-cmd
+	 * reads nothing, and a v6 copy was unreadable (found by the
+	 * fuzz_salvage target, through restore). */
+	expect_open_error(make_file("keyword.dat", "v7-none-sched-irq.dat",
+				    5476575, 52, "s", 1),
+			  "offset 48: section 16: expected the keyword"
+			  " \"header_page\"");
 	/* CPUCOUNT of 2^31 - 1 (v7 zstd, options section @ 1019157). */
 	expect_open_error(make_file("cpucount.dat", "v7-zstd-sched-irq.dat",
 				    1031266, 1019713, "\xff\xff\xff\x7f", 4),

@@ -3,7 +3,8 @@
  * test_recview.c - records libtraceevent cannot read past
  * (convert/report/recview.c), on a format with kernel_stack's layout: a
  * static array caller[8] that the kernel fills only in part, and one
- * with a dynamic field.
+ * with a dynamic string (printed with "%s", up to a NUL wherever that
+ * is).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -77,11 +78,13 @@ static uint32_t fill(struct view_case *c, const uint8_t *data, uint32_t size,
 			    &c->pad);
 }
 
-/* A page of 0xaa with an event of id at pos: common_type, then 0x11. */
+/* A page of 0xaa with an event of id at pos: common_type, then 0x11,
+ * the last byte 0 (as most records end: a high byte, padding). */
 static void put_event(uint8_t *page, uint32_t pos, uint16_t id, uint32_t size)
 {
 	memset(page + pos, 0x11, size);
 	memcpy(page + pos, &id, 2);
+	page[pos + size - 1] = 0;
 }
 
 static void test_whole_record(void)
@@ -98,7 +101,8 @@ static void test_whole_record(void)
 	case_close(&c);
 }
 
-/* Short record inside the page: the page's bytes follow it. */
+/* Short record inside the page: the page's bytes follow it, read where
+ * they are (the view ends on a NUL there). */
 static void test_short_in_page(void)
 {
 	struct view_case c;
@@ -107,9 +111,10 @@ static void test_short_in_page(void)
 	case_open(&c);
 	memset(page, 0xaa, sizeof(page));
 	put_event(page, 16, 7, 56);	/* 5 of the 8 callers */
+	page[16 + 79] = 0;
 	CU_ASSERT_EQUAL(fill(&c, page + 16, 56, page, sizeof(page)), 80);
-	CU_ASSERT_PTR_EQUAL(c.rec.data, c.pad.buf);
-	CU_ASSERT(!memcmp(c.pad.buf, page + 16, 80));
+	CU_ASSERT_PTR_EQUAL(c.rec.data, page + 16);
+	CU_ASSERT_PTR_NULL(c.pad.buf);
 	case_close(&c);
 }
 
@@ -139,8 +144,9 @@ static void test_dynamic_past_record(void)
 	memset(page, 0xaa, sizeof(page));
 	put_event(page, 0, 9, 16);
 	memcpy(page + 8, &loc, 4);
+	page[39] = 0;
 	CU_ASSERT_EQUAL(fill(&c, page, 16, page, sizeof(page)), 40);
-	CU_ASSERT(!memcmp(c.pad.buf, page, 40));
+	CU_ASSERT_PTR_EQUAL(c.rec.data, page);
 	loc = (8u << 16) | 8;		/* inside the record */
 	memcpy(page + 8, &loc, 4);
 	CU_ASSERT_EQUAL(fill(&c, page, 16, page, sizeof(page)), 16);
@@ -162,6 +168,48 @@ static void test_unknown_id(void)
 	case_close(&c);
 }
 
+/* The text of the record in c->rec. */
+static const char *text_of(struct view_case *c, struct trace_seq *seq)
+{
+	trace_seq_reset(seq);
+	tep_print_event(c->tep, seq, &c->rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(seq);
+	return seq->buffer;
+}
+
+/*
+ * A dynamic string without a NUL in its length: libtraceevent prints it
+ * with "%s".  The view goes on up to the first NUL in the page, or is a
+ * copy ending on one when the page has none after it (found by the
+ * fuzzer: libtraceevent read past the page's buffer).
+ */
+static void test_string_without_nul(void)
+{
+	struct view_case c;
+	struct trace_seq seq;
+	uint8_t page[64];
+	uint32_t loc = (4u << 16) | 12;	/* "AAAA" at offset 12 */
+	uint16_t id = 9;
+
+	case_open(&c);
+	trace_seq_init(&seq);
+	memset(page, 'A', sizeof(page));
+	memcpy(page + 32, &id, 2);
+	memset(page + 34, 0, 6);
+	memcpy(page + 40, &loc, 4);
+	c.rec.size = 16;
+	page[52] = 0;		/* 4 bytes past the record */
+	CU_ASSERT_EQUAL(fill(&c, page + 32, 16, page, sizeof(page)), 21);
+	CU_ASSERT_PTR_EQUAL(c.rec.data, page + 32);
+	CU_ASSERT_STRING_EQUAL(text_of(&c, &seq), "AAAAAAAA");
+	page[52] = 'A';		/* none: a copy, one zero after the page */
+	CU_ASSERT_EQUAL(fill(&c, page + 32, 16, page, sizeof(page)), 33);
+	CU_ASSERT_PTR_EQUAL(c.rec.data, c.pad.buf);
+	CU_ASSERT_STRING_EQUAL(text_of(&c, &seq), "AAAAAAAAAAAAAAAAAAAA");
+	trace_seq_destroy(&seq);
+	case_close(&c);
+}
+
 void suite_recview(void)
 {
 	CU_pSuite s = CU_add_suite("recview", NULL, NULL);
@@ -174,4 +222,6 @@ void suite_recview(void)
 	CU_add_test(s, "dynamic fields pointing past the record",
 		    test_dynamic_past_record);
 	CU_add_test(s, "unknown ids", test_unknown_id);
+	CU_add_test(s, "a dynamic string without a NUL",
+		    test_string_without_nul);
 }

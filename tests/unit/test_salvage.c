@@ -8,6 +8,7 @@
  * Damaged pages are made here from a real one, one defect each.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "tests/unit/units.h"
 #include "libfmt/tracedat.h"
@@ -272,6 +273,120 @@ static void test_open_salvage_v6_cut(void)
 	tdat_close(f);
 }
 
+/*
+ * A CPUCOUNT option of 0xFFFFFFFE: the options section holding it is
+ * skipped, and the count must not stay behind in f (restore wrote it
+ * into its output, which then did not open; found by fuzz_salvage).
+ */
+static void test_open_salvage_bad_cpucount(void)
+{
+	static const uint8_t opt[6] = { 8, 0, 4, 0, 0, 0 };
+	char path[4096];
+	struct tdat_salvage s;
+	struct tdat_error err;
+	struct tdat_file *f;
+	uint8_t *d, *p = NULL;
+	size_t len, i;
+	FILE *fp;
+
+	d = slurp_file(fixture("v7-zstd-sched-irq.dat"), &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	for (i = 1019157; !p && i + 10 <= len && i < 1019157 + 558; i++)
+		if (!memcmp(d + i, opt, sizeof(opt)))
+			p = d + i + 6;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	memcpy(p, "\xfe\xff\xff\xff", 4);
+	snprintf(path, sizeof(path), "%s/cpucount.dat", test_tmpdir());
+	fp = fopen(path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	CU_ASSERT_EQUAL(fwrite(d, 1, len, fp), len);
+	fclose(fp);
+	CU_ASSERT_PTR_NULL(tdat_open(path, &err));
+	f = tdat_open_salvage(path, &s, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT(f->cpu_count <= 65536);
+	tdat_salvage_free(&s);
+	tdat_close(f);
+	free(d);
+}
+
+/*
+ * An uncompressed printk section whose size field runs past its end:
+ * the tolerant open skips it as tdat_open refuses it (restore wrote it
+ * into a file that then did not open; found by fuzz_salvage).
+ */
+static void test_open_salvage_bad_part(void)
+{
+	const uint64_t body = 5447534 + 16;	/* section 20 of the fixture */
+	char path[4096];
+	struct tdat_salvage s;
+	struct tdat_error err;
+	struct tdat_file *f;
+	uint8_t *d;
+	size_t len;
+	FILE *fp;
+	int i, noted = 0;
+
+	d = slurp_file(fixture("v7-none-sched-irq.dat"), &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT_FATAL(len > body + 4 && d[body - 16] == 20);
+	memcpy(d + body, "\xf0\xff\xff\xff", 4);
+	snprintf(path, sizeof(path), "%s/badprintk.dat", test_tmpdir());
+	fp = fopen(path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	CU_ASSERT_EQUAL(fwrite(d, 1, len, fp), len);
+	fclose(fp);
+	free(d);
+	CU_ASSERT_PTR_NULL(tdat_open(path, &err));
+	f = tdat_open_salvage(path, &s, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT(!tdat_meta_has(f, TDAT_META_PRINTK));
+	CU_ASSERT(tdat_meta_has(f, TDAT_META_CMDLINES));
+	for (i = 0; i < s.nnotes; i++)
+		noted |= strstr(s.notes[i].text, "section 20") != NULL;
+	CU_ASSERT(noted);
+	tdat_salvage_free(&s);
+	tdat_close(f);
+}
+
+/*
+ * A BUFFER option of page size 2: the options section holding it is
+ * skipped, and no half-made buffer may stay behind (restore wrote it
+ * into a file that then did not open; found by fuzz_salvage).
+ */
+static void test_open_salvage_bad_buffer(void)
+{
+	const uint64_t page_size_at = 5476389;	/* the fixture's BUFFER */
+	char path[4096];
+	struct tdat_salvage s;
+	struct tdat_error err;
+	struct tdat_file *f;
+	uint8_t *d;
+	size_t len;
+	FILE *fp;
+	int i;
+
+	d = slurp_file(fixture("v7-none-sched-irq.dat"), &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT_FATAL(len > page_size_at + 4 &&
+			!memcmp(d + page_size_at - 6, "local", 6));
+	memcpy(d + page_size_at, "\x02\0\0\0", 4);
+	snprintf(path, sizeof(path), "%s/badbuffer.dat", test_tmpdir());
+	fp = fopen(path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	CU_ASSERT_EQUAL(fwrite(d, 1, len, fp), len);
+	fclose(fp);
+	free(d);
+	CU_ASSERT_PTR_NULL(tdat_open(path, &err));
+	f = tdat_open_salvage(path, &s, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	for (i = 0; i < f->nbuffers; i++)
+		CU_ASSERT(f->buffers[i].page_size >= 64);
+	CU_ASSERT_EQUAL(s.nlost, 1);	/* its section is found again */
+	tdat_salvage_free(&s);
+	tdat_close(f);
+}
+
 void suite_salvage(void)
 {
 	CU_pSuite s = CU_add_suite("salvage", NULL, NULL);
@@ -283,6 +398,12 @@ void suite_salvage(void)
 		    test_open_salvage_v7_cut);
 	CU_add_test(s, "tolerant open: v6 cut in CPU data",
 		    test_open_salvage_v6_cut);
+	CU_add_test(s, "tolerant open: an implausible CPUCOUNT",
+		    test_open_salvage_bad_cpucount);
+	CU_add_test(s, "tolerant open: a part whose framing is broken",
+		    test_open_salvage_bad_part);
+	CU_add_test(s, "tolerant open: a BUFFER option that is refused",
+		    test_open_salvage_bad_buffer);
 	CU_add_test(p, "a real page", test_good_page);
 	CU_add_test(p, "empty pages", test_empty_pages);
 	CU_add_test(p, "bad commit words", test_bad_commits);

@@ -32,6 +32,7 @@ static char *diff_columns(const uint64_t *ts, int n, int has_clock,
 	struct tep_record rec;
 	struct event_view v;
 	struct printer p;
+	struct tepfmt_trial trial = { 0, NULL };
 	struct outbuf o;
 	char *text = NULL, *out, *line, *col;
 	size_t len = 0;
@@ -39,7 +40,8 @@ static char *diff_columns(const uint64_t *ts, int n, int has_clock,
 	int i;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	tep = tep_from_file(f, 0, &plugins, &err);
+	tep = tep_from_file(f, 0, &plugins, &trial, &err);
+	tepfmt_trial_free(&trial);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
 	fp = open_memstream(&text, &len);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);

@@ -37,4 +37,5 @@ void suite_funcgraph(void);
 void suite_failalloc(void);
 void suite_outputs(void);
 void suite_tsdiff(void);
+void suite_tepfmt(void);
 #endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tepfmt.h - event format texts handed to libtraceevent without letting
+ * a damaged one crash it (report and check-events parse the formats a
+ * trace.dat holds).
+ *
+ * libtraceevent 1.7 (and trace-cmd with it) dereferences NULL when the
+ * first field named after __print_flags( or __print_symbolic( in a
+ * print fmt is not a field of the event ("REC->vec" with no field vec),
+ * and the mark it sets for that field outlives a parse that fails before
+ * reaching one, so that the next format's first field reference is
+ * taken for it.  It also divides as the print fmt says, by a literal 0
+ * while parsing, by a field holding 0 while printing (SIGFPE).
+ * tepfmt_parse() refuses the first kind and formats that divide by
+ * anything but a number other than 0 or a sizeof (all kernels' do), and
+ * clears the mark after the second kind.
+ */
+#ifndef TEPFMT_H
+#define TEPFMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <event-parse.h>
+#include "libfmt/tracedat.h"
+
+/*
+ * tep_parse_format(tep, event, text, len, system), unless parsing the
+ * format would crash libtraceevent: then nothing is parsed, *why (if
+ * why is given) says what is wrong and TEP_ERRNO__READ_PRINT_FAILED is
+ * returned.  event may be NULL (tep_parse_event); *why is NULL when the
+ * format was handed over.
+ */
+enum tep_errno tepfmt_parse(struct tep_handle *tep, struct tep_event **event,
+			    const char *text, size_t len, const char *system,
+			    const char **why);
+
+/*
+ * libtraceevent 1.7 has more ways to crash (or hang) on a damaged text
+ * than can be told from the text: a file's header_page and formats are
+ * first parsed in a child process, into its copy of tep as it stands
+ * (plugins loaded, nothing parsed yet).  A step that kills the child
+ * (or takes over 10 s) is marked bad, and a new child goes on after it.
+ * Steps: 0 the header_page, 1 + i the i-th format of tdat_each_format().
+ * The caller then takes the same steps into tep itself, skipping the bad
+ * ones.  One trial serves every handle made the same way from the file.
+ */
+struct tepfmt_trial {
+	int n;			/* steps */
+	uint8_t *bad;		/* per step; NULL: no trial (nothing known) */
+};
+/* 0, or -1 when out of memory (t is then empty: nothing is skipped). */
+int tepfmt_trial(struct tep_handle *tep, const struct tdat_file *f,
+		 struct tepfmt_trial *t);
+/* 1 unless step was found bad. */
+int tepfmt_trial_ok(const struct tepfmt_trial *t, int step);
+void tepfmt_trial_free(struct tepfmt_trial *t);
+
+#endif

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mkfuzzseeds - seeds for the fuzz targets that take pieces of a file
+ * rather than a whole one (tests/fuzz/seed calls it).
+ *
+ * usage: mkfuzzseeds pages|formats IN DIR
+ *
+ * pages    For the first 2 pages of every CPU of IN (top buffer and
+ *          instances): DIR/NAME-bB-cC-pP, fuzz_pages' input: a config
+ *          byte (bit 0 big endian, bit 1 4-byte commit word, as IN),
+ *          a u32 parameter (little endian, P * 0x01020304), the page
+ *          up to the end of its commit area (and a stored missed count).
+ * formats  For the first page of every CPU of IN's top buffer:
+ *          DIR/NAME-cC, fuzz_format's input: a selector byte (C), then
+ *          entries "SYSTEM\nFORMAT TEXT" separated by \001 (the formats
+ *          of the first 4 event ids of the page, and "cmdlines\n" with
+ *          IN's saved cmdlines), a \0, then the page as above.  Only
+ *          little-endian files with 8-byte commit words and 4096-byte
+ *          pages are used (what fuzz_format builds).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "libfmt/tracedat.h"
+
+static const char *dir, *base;
+
+static void die(const char *what, const char *msg)
+{
+	fprintf(stderr, "mkfuzzseeds: %s%s%s\n", what, msg ? ": " : "",
+		msg ? msg : "");
+	exit(1);
+}
+
+static FILE *create(const char *name)
+{
+	char path[4096];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s-%s", dir, base, name);
+	fp = fopen(path, "wb");
+	if (!fp)
+		die(path, "cannot create");
+	return fp;
+}
+
+/* The page up to its commit area's end (and a stored missed count). */
+static size_t used_bytes(const struct tdat_file *f, const uint8_t *page,
+			 uint32_t page_size)
+{
+	uint64_t commit = f->commit_size == 4 ? tdat_get32(f, page + 8) :
+						tdat_get64(f, page + 8);
+	uint64_t n = (uint64_t)f->page_header_size + (commit & 0x07FFFFFFu);
+
+	if (commit & (1u << 30))
+		n += (uint64_t)f->commit_size;
+	return n < page_size ? (size_t)n : page_size;
+}
+
+static void page_seed(const struct tdat_file *f, const uint8_t *page,
+		      uint32_t page_size, int b, int c, int p)
+{
+	uint8_t head[5];
+	uint32_t param = (uint32_t)p * 0x01020304u;
+	char name[64];
+	FILE *fp;
+
+	head[0] = (uint8_t)((f->big_endian ? 1 : 0) |
+			    (f->commit_size == 4 ? 2 : 0));
+	head[1] = (uint8_t)param;
+	head[2] = (uint8_t)(param >> 8);
+	head[3] = (uint8_t)(param >> 16);
+	head[4] = (uint8_t)(param >> 24);
+	snprintf(name, sizeof(name), "b%d-c%d-p%d", b, c, p);
+	fp = create(name);
+	fwrite(head, 1, sizeof(head), fp);
+	fwrite(page, 1, used_bytes(f, page, page_size), fp);
+	if (fclose(fp))
+		die(name, "write error");
+}
+
+/* Call fn for the first n pages of CPU idx of buffer b. */
+static void each_page(struct tdat_file *f, int b, int idx, int n,
+		      void (*fn)(struct tdat_file *, int, int, int,
+				 const uint8_t *))
+{
+	struct tdat_error err;
+	struct tdat_cpu_reader *r = tdat_cpu_open(f, b, idx, &err);
+	const uint8_t *page;
+	uint64_t off;
+	int p;
+
+	if (!r)
+		die(err.msg, NULL);
+	for (p = 0; p < n && tdat_cpu_next_page(r, &page, &off, &err) == 1;
+	     p++)
+		fn(f, b, idx, p, page);
+	tdat_cpu_close(r);
+}
+
+static void one_page(struct tdat_file *f, int b, int idx, int p,
+		     const uint8_t *page)
+{
+	page_seed(f, page, f->buffers[b].page_size, b,
+		  f->buffers[b].cpus[idx].cpu, p);
+}
+
+/* ---- formats ---- */
+
+/* The format texts whose ID the page's first events have. */
+struct wanted {
+	int ids[4];
+	int n;
+	FILE *fp;
+	int written;
+};
+
+static int format_id(const char *text, size_t len)
+{
+	const char *p = memmem(text, len, "\nID: ", 5);
+
+	return p ? atoi(p + 5) : -1;
+}
+
+static int put_format(void *ctx, const char *system, const char *text,
+		      size_t len)
+{
+	struct wanted *w = ctx;
+	int id = format_id(text, len), k;
+
+	for (k = 0; k < w->n; k++) {
+		if (w->ids[k] != id)
+			continue;
+		if (w->written++)
+			fputc(1, w->fp);
+		fprintf(w->fp, "%s\n", system);
+		fwrite(text, 1, len, w->fp);
+	}
+	return 0;
+}
+
+static void format_seed(struct tdat_file *f, int b, int idx, int p,
+			const uint8_t *page)
+{
+	struct tdat_page_iter it;
+	struct tdat_event ev;
+	struct tdat_error err;
+	struct wanted w = { .n = 0 };
+	const char *text;
+	size_t len;
+	char name[32];
+	int k, id;
+
+	if (tdat_page_iter_init(&it, f, page, f->page_size))
+		return;
+	while (w.n < 4 && tdat_page_iter_next(&it, &ev) == 1) {
+		id = ev.size >= 2 ? (int)tdat_get16(f, ev.data) : -1;
+		for (k = 0; k < w.n && w.ids[k] != id; k++)
+			;
+		if (k == w.n)
+			w.ids[w.n++] = id;
+	}
+	snprintf(name, sizeof(name), "c%d", f->buffers[b].cpus[idx].cpu);
+	w.fp = create(name);
+	fputc(f->buffers[b].cpus[idx].cpu, w.fp);
+	if (tdat_each_format(f, put_format, &w, &err) < 0)
+		die(err.msg, NULL);
+	if (!tdat_meta_text(f, TDAT_META_CMDLINES, &text, &len, &err) && len) {
+		fprintf(w.fp, "%scmdlines\n", w.written ? "\001" : "");
+		fwrite(text, 1, len, w.fp);
+	}
+	fputc(0, w.fp);
+	fwrite(page, 1, used_bytes(f, page, f->page_size), w.fp);
+	if (fclose(w.fp))
+		die(name, "write error");
+}
+
+int main(int argc, char **argv)
+{
+	struct tdat_error err;
+	struct tdat_file *f;
+	const char *slash;
+	int b, i, pages;
+
+	if (argc != 4 || (strcmp(argv[1], "pages") &&
+			  strcmp(argv[1], "formats")))
+		die("usage: mkfuzzseeds pages|formats IN DIR", NULL);
+	pages = !strcmp(argv[1], "pages");
+	dir = argv[3];
+	slash = strrchr(argv[2], '/');
+	base = slash ? slash + 1 : argv[2];
+	f = tdat_open(argv[2], &err);
+	if (!f)
+		die(err.msg, NULL);
+	if (!pages && (f->big_endian || f->commit_size != 8 ||
+		       f->page_size != 4096 || !tdat_top_buffer(f))) {
+		tdat_close(f);
+		return 0;
+	}
+	for (b = 0; b < (pages ? f->nbuffers : 1); b++)
+		for (i = 0; !f->buffers[b].latency &&
+			    i < f->buffers[b].ncpus; i++)
+			each_page(f, b, i, pages ? 2 : 1,
+				  pages ? one_page : format_seed);
+	tdat_close(f);
+	return 0;
+}
