@@ -228,11 +228,13 @@ static int check_inputs(const struct args *a, const char *out)
 static int assemble_local(const struct args *a, const char *out,
 			  const struct convert_opts *o)
 {
-	char head[4200];
+	char head[4200], held[64];
 	struct tdat_error err;
-	int r;
+	int r, fd;
 
-	/* a scratch file: removed at the end, or by a signal */
+	/* A scratch file, held unnamed (read through /proc/self/fd) where
+	 * the file system allows, else named and removed at the end or by
+	 * a signal. */
 	snprintf(head, sizeof(head), "%s.head-%ld", out, (long)getpid());
 	if (sysmeta_header_only(head, o->version ? o->version : 7,
 			       o->version ? o->codec : TDAT_CODEC_NONE, NULL,
@@ -242,7 +244,11 @@ static int assemble_local(const struct args *a, const char *out,
 			err.msg);
 		return 1;
 	}
-	r = assemble_cpu_files(head, a->files, a->nfiles, out, o, &err);
+	fd = tdat_outputs_held_fd(head);
+	if (fd >= 0)
+		snprintf(held, sizeof(held), "/proc/self/fd/%d", fd);
+	r = assemble_cpu_files(fd >= 0 ? held : head, a->files, a->nfiles,
+			       out, o, &err);
 	tdat_outputs_drop();
 	return r ? failed(&err) : 0;
 }

@@ -34,6 +34,11 @@ void tdat_outputs_discard(void);
 struct tdat_error;
 int tdat_outputs_keep(struct tdat_error *err);
 
+/* The descriptor of the held unnamed output that is to be named name,
+ * or -1 (none: named already, or never held).  A scratch file can be
+ * read through /proc/self/fd/N meanwhile, and drop leaves nothing. */
+int tdat_outputs_held_fd(const char *name);
+
 /* The job failed: provisional outputs are removed now. */
 void tdat_outputs_drop(void);
 

@@ -160,6 +160,17 @@ static int name_held(struct tdat_error *err)
 	return -1;
 }
 
+int tdat_outputs_held_fd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nentries; i++)
+		if (entries[i].kind == OUTREG_UNNAMED &&
+		    !strcmp(entries[i].name, name))
+			return entries[i].fd;
+	return -1;
+}
+
 int tdat_outputs_keep(struct tdat_error *err)
 {
 	sigset_t old;

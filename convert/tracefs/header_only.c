@@ -11,8 +11,10 @@ int sysmeta_header_only(const char *out, int version, enum tdat_codec codec,
 			const char *tracing_dir, const char *kallsyms,
 			int scratch, struct tdat_error *err)
 {
-	struct tdat_write_opts wo = { .version = version, .codec = codec,
-				      .provisional = scratch };
+	struct tdat_write_opts wo = {
+		.version = version, .codec = codec,
+		/* a scratch header is read through its descriptor */
+		.provisional = scratch ? TDAT_UNNAMED_UNTIL_KEPT : 0 };
 	char dir[PATH_MAX];
 	struct tdat_writer *w;
 	struct tdat_file *m;
