@@ -66,7 +66,11 @@ static uint8_t byte_at(const uint8_t *data, const uint8_t *page_end,
 	return (size_t)(page_end - data) > pos ? data[pos] : 0;
 }
 
-/* Where the dynamic fields' descriptors send libtraceevent. */
+/*
+ * Where the dynamic fields' descriptors send libtraceevent: it reads a
+ * descriptor as wide as its field (the kernel's are 4 bytes; tepfmt
+ * refuses others, but 1 and 2 would still point up to 64 KiB away).
+ */
 static uint32_t dynamic_end(struct tep_handle *tep, int id,
 			    const uint8_t *data, const uint8_t *page_end,
 			    uint32_t need)
@@ -78,11 +82,12 @@ static uint32_t dynamic_end(struct tep_handle *tep, int id,
 	int k;
 
 	for (f = ev ? ev->format.fields : NULL; f; f = f->next) {
-		if (!(f->flags & TEP_FIELD_IS_DYNAMIC) || field_end(f) < 4)
+		if (!(f->flags & TEP_FIELD_IS_DYNAMIC) || f->offset < 0 ||
+		    (f->size != 1 && f->size != 2 && f->size != 4))
 			continue;
-		for (k = 0; k < 4; k++)
+		for (k = 0; k < f->size; k++)
 			d[k] = byte_at(data, page_end, (uint32_t)f->offset + k);
-		v = tep_read_number(tep, d, 4);
+		v = tep_read_number(tep, d, f->size);
 		end = (v & 0xffff) + (v >> 16);
 		if (f->flags & TEP_FIELD_IS_RELATIVE)
 			end += field_end(f);

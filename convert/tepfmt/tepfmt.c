@@ -171,6 +171,51 @@ static int divisions_sound(const char *p, const char *end)
 	return 1;
 }
 
+/* Is the field declared on this line (up to end) a dynamic one whose
+ * size is not 4? */
+static int odd_dynamic(const char *line, const char *end)
+{
+	const char *semi = memchr(line, ';', (size_t)(end - line));
+	const char *size;
+	char num[24];
+	size_t n;
+
+	if (!semi || !memmem(line, (size_t)(semi - line), "field:", 6) ||
+	    (!memmem(line, (size_t)(semi - line), "__data_loc", 10) &&
+	     !memmem(line, (size_t)(semi - line), "__rel_loc", 9)))
+		return 0;
+	size = memmem(semi, (size_t)(end - semi), "size:", 5);
+	if (!size)
+		return 0;	/* libtraceevent refuses the line */
+	size = skip_space(size + 5, end);
+	n = ident(size, end);
+	if (n >= sizeof(num))
+		return 1;
+	memcpy(num, size, n);
+	num[n] = 0;
+	return strtoul(num, NULL, 0) != 4;
+}
+
+/*
+ * libtraceevent reads a dynamic field's descriptor (offset and length
+ * of the data) as wide as the field says; 8 bytes make a length of up
+ * to 2^48, read whole.  The kernel's are 4 bytes wide: others are
+ * refused.
+ */
+static int dynamic_widths_sound(const char *p, const char *end)
+{
+	const char *nl;
+
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if (odd_dynamic(p, nl))
+			return 0;
+	}
+	return 1;
+}
+
 /* The format's fields, parsed from its text with an empty print fmt:
  * then its print fmt checked against them.  1 if safe. */
 static int safe_marks(const char *text, size_t len, const char *system)
@@ -238,6 +283,11 @@ enum tep_errno tepfmt_parse(struct tep_handle *tep, struct tep_event **event,
 			*why = "a division by something other than a number"
 			       " (libtraceevent divides by 0)";
 		return TEP_ERRNO__READ_PRINT_FAILED;
+	}
+	if (!dynamic_widths_sound(text, pf ? pf : text + len)) {
+		if (why)
+			*why = "a __data_loc or __rel_loc field not 4 bytes wide";
+		return TEP_ERRNO__READ_FORMAT_FAILED;
 	}
 	if (!marks_fields(text, len))
 		return tep_parse_format(tep, event ? event : &ev, text, len,

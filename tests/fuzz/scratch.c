@@ -15,7 +15,8 @@ static char dir[256];
 static void remove_dir(void)
 {
 	scratch_clean();
-	rmdir(dir);
+	if (!getenv("FUZZ_KEEP"))
+		rmdir(dir);
 }
 
 const char *scratch_dir(void)
@@ -66,7 +67,8 @@ void scratch_clean(void)
 	DIR *d;
 	struct dirent *e;
 
-	if (!dir[0] || !(d = opendir(dir)))
+	/* FUZZ_KEEP=1 when replaying an input: its files stay to look at */
+	if (getenv("FUZZ_KEEP") || !dir[0] || !(d = opendir(dir)))
 		return;
 	while ((e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))

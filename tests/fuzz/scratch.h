@@ -17,7 +17,8 @@ const char *scratch_path(int slot, const char *name);
 /* Write data to dir/name: its path, or NULL. */
 const char *scratch_write(int slot, const char *name, const uint8_t *data,
 			  size_t size);
-/* Remove every file in the directory. */
+/* Remove every file in the directory (not with FUZZ_KEEP set: to look
+ * at the files of an input replayed). */
 void scratch_clean(void);
 /* Standard output to /dev/null (reports would flood the fuzzer's log). */
 void scratch_quiet_stdout(void);

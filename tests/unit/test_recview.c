@@ -31,6 +31,16 @@ static const char name_fmt[] =
 	"\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;\n\n"
 	"print fmt: \"%s\", __get_str(name)\n";
 
+/* A dynamic field 2 bytes wide: libtraceevent reads a 2-byte offset. */
+static const char narrow_fmt[] =
+	"name: narrow\nID: 10\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:__data_loc char[] name;\toffset:8;\tsize:2;\tsigned:0;\n\n"
+	"print fmt: \"%s\", __get_str(name)\n";
+
 static struct tep_handle *tep_with_formats(void)
 {
 	struct tep_handle *tep = tep_alloc();
@@ -44,6 +54,8 @@ static struct tep_handle *tep_with_formats(void)
 					  sizeof(stack_fmt) - 1, "ftrace"));
 	CU_ASSERT_FATAL(!tep_parse_format(tep, &ev, name_fmt,
 					  sizeof(name_fmt) - 1, "test"));
+	CU_ASSERT_FATAL(!tep_parse_format(tep, &ev, narrow_fmt,
+					  sizeof(narrow_fmt) - 1, "test"));
 	return tep;
 }
 
@@ -210,6 +222,30 @@ static void test_string_without_nul(void)
 	case_close(&c);
 }
 
+/*
+ * A dynamic field 2 bytes wide whose offset (40) is past the record:
+ * the view goes there (found by fuzz_format: libtraceevent read up to
+ * 64 KiB past the view).  tepfmt refuses such formats; the view does
+ * not rely on it.
+ */
+static void test_narrow_descriptor(void)
+{
+	struct view_case c;
+	uint8_t page[64];
+	uint16_t id = 10, loc = 40;
+
+	case_open(&c);
+	memset(page, 'A', sizeof(page));
+	memcpy(page, &id, 2);
+	memset(page + 2, 0, 6);
+	memcpy(page + 8, &loc, 2);
+	page[11] = 0;		/* the record ends on a NUL */
+	page[50] = 0;
+	CU_ASSERT_EQUAL(fill(&c, page, 12, page, sizeof(page)), 51);
+	CU_ASSERT_PTR_EQUAL(c.rec.data, page);
+	case_close(&c);
+}
+
 void suite_recview(void)
 {
 	CU_pSuite s = CU_add_suite("recview", NULL, NULL);
@@ -224,4 +260,5 @@ void suite_recview(void)
 	CU_add_test(s, "unknown ids", test_unknown_id);
 	CU_add_test(s, "a dynamic string without a NUL",
 		    test_string_without_nul);
+	CU_add_test(s, "a dynamic field 2 bytes wide", test_narrow_descriptor);
 }

@@ -245,6 +245,35 @@ static void test_trial(void)
 	tdat_close(f);
 }
 
+/* __data_loc fields 2 and 8 bytes wide are refused, 4 parse. */
+static void test_dynamic_widths(void)
+{
+	static const char fmt[] =
+		"name: dyn\nID: 28\nformat:\n" COMMON
+		"\tfield:__data_loc char[] name;\toffset:8;\tsize:%s;"
+		"\tsigned:0;\n\n"
+		"print fmt: \"%%s\", __get_str(name)\n";
+	static const char *const sizes[] = { "2", "8", "0x8", "4" };
+	struct tep_handle *tep = new_tep();
+	const char *why;
+	char text[512];
+	size_t k;
+
+	for (k = 0; k < 4; k++) {
+		snprintf(text, sizeof(text), fmt, sizes[k]);
+		if (k < 3) {
+			CU_ASSERT_EQUAL(parse(tep, text, &why),
+					TEP_ERRNO__READ_FORMAT_FAILED);
+			CU_ASSERT_PTR_NOT_NULL(why);
+		} else {
+			CU_ASSERT_EQUAL(parse(tep, text, &why),
+					TEP_ERRNO__SUCCESS);
+			CU_ASSERT_PTR_NULL(why);
+		}
+	}
+	tep_free(tep);
+}
+
 void suite_tepfmt(void)
 {
 	CU_pSuite s = CU_add_suite("tepfmt", NULL, NULL);
@@ -256,4 +285,6 @@ void suite_tepfmt(void)
 		    test_divisions);
 	CU_add_test(s, "a trial in a child finds what kills libtraceevent",
 		    test_trial);
+	CU_add_test(s, "dynamic fields must be 4 bytes wide",
+		    test_dynamic_widths);
 }
