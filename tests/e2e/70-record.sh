@@ -7,19 +7,7 @@
 # tracefs control files record touches are the same before and after.
 . "$E2E/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "record needs root"
-T=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-if [ -z "$T" ]; then
-	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
-		skip "tracefs is not mounted and cannot be mounted here"
-	T=/sys/kernel/tracing
-fi
-[ -e "$T/per_cpu/cpu0/trace_pipe_raw" ] || skip "$T has no per_cpu/cpu0/trace_pipe_raw"
-command -v trace-cmd >/dev/null || skip "trace-cmd (the oracle) is not installed"
-
-# One recorder on the top buffer at a time (bench/record.sh takes it too).
-exec 9>/tmp/tdat-tracefs.lock
-flock -w 120 9 || fail "tracefs lock held for 2 minutes"
+tracefs_for_record
 
 # snapshot: every setting record may change, top buffer and instances.
 snapshot() { "$E2E/tracefs-snapshot" "$T"; }

@@ -10,19 +10,7 @@
 # was before.  The tracers themselves are tested in the VM (check-vm).
 . "$E2E/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "record needs root"
-T=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-if [ -z "$T" ]; then
-	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
-		skip "tracefs is not mounted and cannot be mounted here"
-	T=/sys/kernel/tracing
-fi
-[ -e "$T/per_cpu/cpu0/trace_pipe_raw" ] || skip "$T has no per_cpu/cpu0/trace_pipe_raw"
-command -v trace-cmd >/dev/null || skip "trace-cmd (the oracle) is not installed"
-
-# One recorder on the top buffer at a time (70-record, bench/record.sh).
-exec 9>/tmp/tdat-tracefs.lock
-flock -w 300 9 || fail "tracefs lock held for 5 minutes"
+tracefs_for_record
 
 SNAP=$E2E/tracefs-snapshot
 "$SNAP" "$T" >before.txt

@@ -159,3 +159,23 @@ assert_tc_report() {
 	shift
 	assert_oracle "$ours" trace-cmd report "$@"
 }
+
+# tracefs_for_record: what every recording test needs first: root, a
+# tracefs (mounted if need be) in $T with raw per-CPU pipes, the oracle
+# trace-cmd, and the lock that keeps recorders off the top buffer one at
+# a time (bench/record.sh takes it too).  Skips when one is missing.
+tracefs_for_record() {
+	[ "$(id -u)" = 0 ] || skip "record needs root"
+	T=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+	if [ -z "$T" ]; then
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+			skip "tracefs is not mounted and cannot be mounted here"
+		T=/sys/kernel/tracing
+	fi
+	[ -e "$T/per_cpu/cpu0/trace_pipe_raw" ] ||
+		skip "$T has no per_cpu/cpu0/trace_pipe_raw"
+	command -v trace-cmd >/dev/null ||
+		skip "trace-cmd (the oracle) is not installed"
+	exec 9>/tmp/tdat-tracefs.lock
+	flock -w 300 9 || fail "tracefs lock held for 5 minutes"
+}
