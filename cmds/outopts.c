@@ -29,29 +29,41 @@ int parse_int(const char *s, long lo, long hi, long *v)
 	return errno || end == s || *end || *v < lo || *v > hi ? -1 : 0;
 }
 
-/* Bytes with an optional K, M or G suffix (powers of 1024). */
-int parse_size(const char *s, uint32_t *v)
+/* Bytes with an optional K, M, G or T suffix (powers of 1024, "KiB"
+ * too). */
+int parse_bytes(const char *s, uint64_t *v)
 {
-	unsigned long long n, mult = 1;
+	unsigned long long n;
+	unsigned shift = 0;
 	char *end;
 
 	errno = 0;
 	n = strtoull(s, &end, 10);
 	if (errno || end == s || *s == '-')
 		return -1;
-	if (*end == 'K' || *end == 'k')
-		mult = 1024;
-	else if (*end == 'M' || *end == 'm')
-		mult = 1024 * 1024;
-	else if (*end == 'G' || *end == 'g')
-		mult = 1024 * 1024 * 1024;
-	if (mult > 1)
+	switch (*end) {
+	case 'K': case 'k': shift = 10; break;
+	case 'M': case 'm': shift = 20; break;
+	case 'G': case 'g': shift = 30; break;
+	case 'T': case 't': shift = 40; break;
+	}
+	if (shift)
 		end++;
-	if (*end == 'i' && mult > 1 && end[1] == 'B')
+	if (shift && end[0] == 'i' && end[1] == 'B')
 		end += 2;
-	if (*end || n == 0 || n > UINT32_MAX / mult)
+	if (*end || n > (UINT64_MAX >> shift))
 		return -1;
-	*v = (uint32_t)(n * mult);
+	*v = (uint64_t)n << shift;
+	return 0;
+}
+
+int parse_size(const char *s, uint32_t *v)
+{
+	uint64_t n;
+
+	if (parse_bytes(s, &n) || n == 0 || n > UINT32_MAX)
+		return -1;
+	*v = (uint32_t)n;
 	return 0;
 }
 

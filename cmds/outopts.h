@@ -32,6 +32,9 @@ struct outopts {
 };
 
 int parse_int(const char *s, long lo, long hi, long *v);
+/* "512M", "2G", "65536": bytes with a K, M, G or T suffix; parse_size
+ * also wants them above 0 and within 32 bits. */
+int parse_bytes(const char *s, uint64_t *v);
 int parse_size(const char *s, uint32_t *v);
 
 /*
