@@ -11,8 +11,16 @@
  * without the interpolate flag the pair's lower offset is added, with it
  * the offset on the line through the pair, rounded as
  * off0 + ((off1 - off0) * (t - t0) + (t1 - t0) / 2) / (t1 - t0) in
- * signed integers.  One sample: its offset.  The scaling and fraction
- * fields change nothing there, so they are read past.
+ * signed integers.  One sample: its offset, nothing else.
+ *
+ * With two samples or more the timestamp is also scaled by the pair's
+ * lower sample before the offset is added: (t * scaling) >> fraction,
+ * in unsigned 64-bit arithmetic that wraps, the shift taken modulo 64
+ * (as x86 does), the offset still found from the unscaled t.  trace-cmd
+ * 3.1.6 and 3.4 agree on all of it, wrap included, so a KVM guest's
+ * scaling of 1 << 48 with 48 fraction bits prints what they print.
+ * The fraction bits are optional (absent in 2.9-era files): one array
+ * per CPU after all the CPUs' samples; a part of them is malformed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +30,7 @@
 
 struct shift_sample {
 	int64_t time, offset;
+	uint64_t scaling, fraction;
 	uint32_t order;		/* place in the file: ties keep the first */
 };
 
@@ -69,17 +78,17 @@ static void sort_samples(struct shift_cpu *c)
 	c->n = k;
 }
 
-/* One CPU's n, times[n], offsets[n], scalings[n]. */
+/* One CPU's n, times[n], offsets[n], scalings[n]; sorted later. */
 static int read_cpu(struct cursor *cur, struct shift_cpu *c)
 {
-	const uint8_t *times, *offsets;
+	const uint8_t *times, *offsets, *scalings;
 	uint32_t n, i;
 
 	if (cur_u32(cur, &n, "TIME_SHIFT sample count") ||
 	    (uint64_t)n * 24 > cur_left(cur) ||
 	    cur_bytes(cur, (size_t)n * 8, &times, "TIME_SHIFT times") ||
 	    cur_bytes(cur, (size_t)n * 8, &offsets, "TIME_SHIFT offsets") ||
-	    cur_skip(cur, (uint64_t)n * 8, "TIME_SHIFT scalings"))
+	    cur_bytes(cur, (size_t)n * 8, &scalings, "TIME_SHIFT scalings"))
 		return -1;
 	c->s = calloc(n ? n : 1, sizeof(*c->s));
 	if (!c->s)
@@ -89,9 +98,29 @@ static int read_cpu(struct cursor *cur, struct shift_cpu *c)
 		c->s[i].time = (int64_t)tdat_load64(cur->big, times + 8 * i);
 		c->s[i].offset = (int64_t)tdat_load64(cur->big,
 						      offsets + 8 * i);
+		c->s[i].scaling = tdat_load64(cur->big, scalings + 8 * i);
 		c->s[i].order = i;
 	}
-	sort_samples(c);
+	return 0;
+}
+
+/* The optional fraction bits: all CPUs' arrays, or none of them. */
+static int read_fractions(struct cursor *cur, struct tdat_time_shift *t)
+{
+	uint64_t want = 0;
+	uint32_t i, k;
+
+	for (i = 0; i < t->ncpus; i++)
+		want += (uint64_t)t->cpus[i].n * 8;
+	if (!cur_left(cur))
+		return 0;
+	if (cur_left(cur) < want)
+		return -1;
+	for (i = 0; i < t->ncpus; i++)
+		for (k = 0; k < t->cpus[i].n; k++)
+			if (cur_u64(cur, &t->cpus[i].s[k].fraction,
+				    "TIME_SHIFT fraction bits"))
+				return -1;
 	return 0;
 }
 
@@ -119,6 +148,10 @@ struct tdat_time_shift *timeshift_parse(const struct tdat_file *f,
 	for (i = 0; i < n; i++)
 		if (read_cpu(&cur, &t->cpus[i]))
 			goto bad;
+	if (read_fractions(&cur, t))
+		goto bad;
+	for (i = 0; i < n; i++)
+		sort_samples(&t->cpus[i]);
 	return t;
 bad:
 	timeshift_free(t);
@@ -141,6 +174,7 @@ uint64_t timeshift_apply(const struct tdat_time_shift *t, int cpu,
 	const struct shift_cpu *c;
 	uint32_t lo = 0, hi;
 	int64_t t64 = (int64_t)ts;
+	uint64_t scaled;
 
 	if (!t || cpu < 0 || (uint32_t)cpu >= t->ncpus || !t->cpus[cpu].n)
 		return ts;
@@ -157,7 +191,8 @@ uint64_t timeshift_apply(const struct tdat_time_shift *t, int cpu,
 		else
 			hi = mid;
 	}
+	scaled = (ts * c->s[lo].scaling) >> (c->s[lo].fraction & 63);
 	if (!t->interpolate)
-		return ts + (uint64_t)c->s[lo].offset;
-	return ts + (uint64_t)between(&c->s[lo], &c->s[lo + 1], t64);
+		return scaled + (uint64_t)c->s[lo].offset;
+	return scaled + (uint64_t)between(&c->s[lo], &c->s[lo + 1], t64);
 }

@@ -109,3 +109,75 @@ for o in "" "-t" "--ts-diff"; do
 	expect_exit 0 $TDAT report $o -i host.dat -i guest.dat
 	assert_tc_report "$OUT" $o -i host.dat -i guest.dat
 done
+
+# Scaling and fraction bits.  With two samples or more trace-cmd 3.1.6
+# and 3.4 both scale t by the pair's lower sample, (t * scaling) >>
+# fraction in 64 bits that wrap, shift modulo 64, then add the offset
+# found from the unscaled t.  A KVM guest's TIME_SHIFT holds a scaling
+# and fraction bits, and its file is x86-tsc with TSC2NSEC: the last
+# pair below is made that way (on a 3.4 x86-tsc recording), in zlib as
+# trace-cmd 3.2 writes it, which only 3.4 reads.
+step "scaling and fraction bits, as 3.1.6 and 3.4 apply them"
+tc34=$E2E/../../../shared/tools/tc34
+if [ -x "$tc34" ] && { "$tc34" --tc34-info || "$tc34" --build; } >/dev/null 2>&1
+then have34=1
+else have34=; echo "  tc34 (trace-cmd 3.4) cannot be set up: its checks skipped"
+fi
+x86=$FIX/v7-zstd-clock-x86tsc-tc34.dat
+python3 - <<'PY'
+import struct
+def opt(per_cpu, flags, frac, peer=0x1234):
+    b = struct.pack('<QII', peer, flags, len(per_cpu))
+    for s in per_cpu:
+        b += struct.pack('<I', len(s))
+        for k in range(3):
+            b += struct.pack('<%dq' % len(s), *[x[k] for x in s])
+    for s in per_cpu:
+        if frac is not None:
+            b += struct.pack('<%dq' % len(s), *[frac] * len(s))
+    return b
+g = 600000000000
+cases = {
+    'sc-lower': ([[(0, 0, 5), (g, 0, 3)]] * 2, 0, None),
+    'sc-sorted': ([[(g, 0, 5), (0, 0, 4)]] * 2, 1, 1),
+    'sc-one': ([[(0, 50, 3)]] * 2, 1, None),
+    'sc-wrap48': ([[(0, 0, 1 << 48), (g, 0, 1 << 48)]] * 2, 1, 48),
+    'sc-frac65': ([[(0, 0, 4), (g, 0, 4)]] * 2, 0, 65),
+    'sc-interp': ([[(0, 12345, (1 << 32) + 12345678),
+                    (g, 99999, (1 << 32) + 12345678)]] * 2, 1, 32),
+    'sc-negative': ([[(0, 0, -2), (g, 0, -2)]] * 2, 1, 1),
+}
+for name, (c, flags, frac) in cases.items():
+    open(name + '.sbin', 'wb').write(opt(c, flags, frac))
+host_id, guest_id, t0 = 0x6AF35A35FF5B9D19, 0x2222, 347907112797636
+open('kvm-guest.bin', 'wb').write(b'vm1\0' + struct.pack('<QI', guest_id, 2) +
+                                  struct.pack('<IIII', 0, 777, 1, 778))
+open('kvm-id.bin', 'wb').write(struct.pack('<Q', guest_id))
+s = [(t0 - 10**9, -5000000, (1 << 32) + 4000), (t0 + 10**9, -3000000, (1 << 32) + 4000)]
+open('kvm-shift.bin', 'wb').write(opt([s, s], 1, 32, host_id))
+PY
+for c in *.sbin; do
+	c=${c%.sbin}
+	"$mkodd" --add-option-file 12 "$c.sbin" "$f" "$c.dat" ||
+		fail "mkodd could not make $c.dat"
+	for o in "-t" "--ts-diff"; do
+		expect_exit 0 $TDAT report $o -i "$c.dat"
+		assert_tc_report "$OUT" $o -i "$c.dat"
+		[ -n "$have34" ] || continue
+		expect_exit 0 $TDAT report --layout 3.4 -N $o -i "$c.dat"
+		assert_oracle "$OUT" "$tc34" report -N $o -i "$c.dat"
+	done
+done
+"$mkodd" --add-tsc2nsec 5 1 --add-option-file 13 kvm-guest.bin "$x86" kh.dat
+"$mkodd" --drop-option 11 --add-option-file 11 kvm-id.bin --add-tsc2nsec 5 1 \
+	--add-option-file 12 kvm-shift.bin "$x86" kg.dat
+for x in kh kg; do
+	expect_exit 0 $TDAT convert --compression zlib -i $x.dat -o z$x.dat
+done
+for o in "" "-t" "--ts-diff"; do
+	expect_exit 0 $TDAT report $o -i kh.dat -i kg.dat
+	assert_tc_report "$OUT" $o -i kh.dat -i kg.dat
+	[ -n "$have34" ] || continue
+	expect_exit 0 $TDAT report --layout 3.4 -N $o -i zkh.dat -i zkg.dat
+	assert_oracle "$OUT" "$tc34" report -N $o -i zkh.dat -i zkg.dat
+done

@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_timeshift.c - a guest's TIME_SHIFT samples (libfmt/timeshift.c):
- * the rules trace-cmd 3.1.6's report follows (found by asking it, see
- * tests/e2e/49-guest-timeshift.sh) and hostile counts.
+ * the rules trace-cmd 3.1.6's and 3.4's reports follow (found by asking
+ * them, see tests/e2e/49-guest-timeshift.sh) and hostile counts.
  */
 #include <stdint.h>
 #include <string.h>
 #include "tests/unit/units.h"
 #include "libfmt/internal.h"
 
-struct sample { int64_t time, offset; };
+struct sample { int64_t time, offset; uint64_t scaling, fraction; };
 
-/* A TIME_SHIFT option body for one CPU, little endian, in buf. */
-static size_t one_cpu(uint8_t *buf, uint32_t flags, const struct sample *s,
-		      uint32_t n)
+/* A TIME_SHIFT option body for one CPU, little endian, in buf; with
+ * fraction bits after the samples when frac is set. */
+static size_t one_cpu_frac(uint8_t *buf, uint32_t flags,
+			   const struct sample *s, uint32_t n, int frac)
 {
 	size_t at = 0;
 	uint32_t i;
@@ -30,8 +31,17 @@ static size_t one_cpu(uint8_t *buf, uint32_t flags, const struct sample *s,
 		tdat_store64(0, buf + at + 8 * i, (uint64_t)s[i].offset);
 	at += 8 * n;
 	for (i = 0; i < n; i++)
-		tdat_store64(0, buf + at + 8 * i, 1);
-	return at + 8 * n;
+		tdat_store64(0, buf + at + 8 * i, s[i].scaling);
+	at += 8 * n;
+	for (i = 0; frac && i < n; i++)
+		tdat_store64(0, buf + at + 8 * i, s[i].fraction);
+	return at + (frac ? 8 * n : 0);
+}
+
+static size_t one_cpu(uint8_t *buf, uint32_t flags, const struct sample *s,
+		      uint32_t n)
+{
+	return one_cpu_frac(buf, flags, s, n, 0);
 }
 
 static struct tdat_time_shift *parse(uint8_t *buf, size_t len)
@@ -49,7 +59,8 @@ static struct tdat_time_shift *parse(uint8_t *buf, size_t len)
 static void test_pairs(void)
 {
 	static const struct sample s[] = {	/* out of order, repeated */
-		{ 300, 30 }, { 100, 10 }, { 200, 20 }, { 300, 99 },
+		{ 300, 30, 1, 0 }, { 100, 10, 1, 0 }, { 200, 20, 1, 0 },
+		{ 300, 99, 1, 0 },
 	};
 	uint8_t buf[256];
 	struct tdat_time_shift *t = parse(buf, one_cpu(buf, 0, s, 4));
@@ -66,7 +77,7 @@ static void test_pairs(void)
 
 static void test_interpolate(void)
 {
-	static const struct sample s[] = { { 1000, 0 }, { 2000, 3 } };
+	static const struct sample s[] = { { 1000, 0, 1, 0 }, { 2000, 3, 1, 0 } };
 	uint8_t buf[256];
 	struct tdat_time_shift *t = parse(buf, one_cpu(buf, 1, s, 2));
 
@@ -80,9 +91,41 @@ static void test_interpolate(void)
 	timeshift_free(t);
 }
 
+/* Two samples or more: (t * scaling) >> fraction of the lower sample,
+ * wrapping in 64 bits, shift modulo 64; offset from the unscaled t. */
+static void test_scaling(void)
+{
+	static const struct sample one[] = { { 0, 5, 3, 0 } };
+	static const struct sample s[] = {	/* sorted with their scaling */
+		{ 2000, 0, 4, 1 }, { 1000, 0, 3, 0 }, { 3000, 0, 5, 65 },
+	};
+	static const struct sample kvm[] = {
+		{ 0, 10, 1ull << 48, 48 }, { 1ull << 40, 10, 1ull << 48, 48 },
+	};
+	uint8_t buf[512];
+	struct tdat_time_shift *t = parse(buf, one_cpu_frac(buf, 0, one, 1, 0));
+
+	CU_ASSERT_FATAL(t != NULL);
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 100), 105);	/* not scaled */
+	timeshift_free(t);
+	t = parse(buf, one_cpu_frac(buf, 0, s, 3, 1));
+	CU_ASSERT_FATAL(t != NULL);
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 500), 1500);	/* 1000's */
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 2500), 5000);	/* x4 >> 1 */
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 9000), 18000);	/* last pair */
+	timeshift_free(t);
+	t = parse(buf, one_cpu_frac(buf, 1, kvm, 2, 1));
+	CU_ASSERT_FATAL(t != NULL);
+	/* 2^48 * t wraps: what is left is t mod 2^16 */
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 0x123456789ull), 0x6789 + 10);
+	timeshift_free(t);
+	/* fraction bits cut short: the option is malformed */
+	CU_ASSERT_PTR_NULL(parse(buf, one_cpu_frac(buf, 0, s, 3, 1) - 8));
+}
+
 static void test_hostile(void)
 {
-	static const struct sample s[] = { { 1, 2 } };
+	static const struct sample s[] = { { 1, 2, 1, 0 } };
 	uint8_t buf[256];
 	size_t n = one_cpu(buf, 0, s, 1);
 
@@ -102,5 +145,7 @@ void suite_timeshift(void)
 		    test_pairs);
 	CU_add_test(s, "interpolation, rounded as trace-cmd",
 		    test_interpolate);
+	CU_add_test(s, "scaling and fraction bits, wrapping as trace-cmd",
+		    test_scaling);
 	CU_add_test(s, "hostile counts and sizes", test_hostile);
 }
