@@ -129,6 +129,22 @@ int v6clock_read(struct tdat_file *f, uint64_t off, struct tdat_buffer *b,
 int v6clock_record(const struct tdat_file *m, const char *name,
 		   const char *clock, struct tdat_blob *out,
 		   struct tdat_error *err);
+/* ownsection.c: sections of tdat's own, a list of (name, u32 len, data). */
+int own_section_append(struct tdat_file *f, uint16_t id,
+		       const char *description, const char *name,
+		       const void *data, uint32_t len);
+void own_section_drop(struct tdat_file *f, uint16_t id);
+/* The entry at *pos of body: 1 and moves *pos past it, 0 at the end. */
+int own_section_next(const struct tdat_file *m, const struct tdat_blob *body,
+		     size_t *pos, const char **name, const uint8_t **data,
+		     uint32_t *len);
+/* v6places.c: a v6 BUFFER option's place among the other options (the
+ * number before it), noted while reading, dropped again by finish when
+ * every one came after all the others; find: 1 and *place, 0, -1. */
+int v6places_note(struct tdat_file *f, const char *name);
+void v6places_finish(struct tdat_file *f);
+int v6places_find(const struct tdat_file *m, const char *name,
+		  uint32_t *place, struct tdat_error *err);
 int read_v6_cpu_table(struct tdat_file *f, uint64_t off,
 		      struct tdat_buffer *b, struct tdat_error *err);
 void tdat_blob_free(struct tdat_blob *b);

@@ -77,6 +77,8 @@ static int v6_buffer_option(struct tdat_file *f, const uint8_t *d,
 	if (cur_u64(&c, &at, "BUFFER option offset") ||
 	    cur_cstr(&c, &name, "BUFFER option name"))
 		return -1;
+	if (v6places_note(f, name))
+		return oom(f, off, err);
 	b = buffers_add(f);
 	if (!b || !(b->name = strdup(name)) || !(b->clock = strdup("")))
 		return oom(f, off, err);
@@ -99,6 +101,7 @@ int options_parse_v6(struct tdat_file *f, uint64_t *pos,
 		id = tdat_get16(f, h);
 		if (id == TDAT_OPT_DONE) {
 			*pos += 2;
+			v6places_finish(f);
 			return 0;
 		}
 		if (fio_read_at(f, *pos, h, 6, "option header", err) ||

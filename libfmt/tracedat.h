@@ -169,6 +169,9 @@ struct tdat_buffer {
  * any unknown section, used by the v6 writer (v6clock.c).
  */
 #define TDAT_SECTION_V6_CLOCKS 0x7464
+/* Another: where a v6 file's BUFFER options stood among its other options
+ * when that is not after all of them (trace-cmd 2.x), see v6places.c. */
+#define TDAT_SECTION_V6_PLACES 0x7465
 
 struct tdat_extra_section {
 	uint16_t id;

@@ -35,50 +35,6 @@ static int bracketed(const char *text, size_t len, char *buf, size_t cap)
 	return 0;
 }
 
-static struct tdat_extra_section *own_section(struct tdat_file *f)
-{
-	struct tdat_extra_section *x;
-	int i;
-
-	for (i = 0; i < f->nextra; i++)
-		if (f->extra[i].id == TDAT_SECTION_V6_CLOCKS)
-			return &f->extra[i];
-	x = realloc(f->extra, (size_t)(f->nextra + 1) * sizeof(*x));
-	if (!x)
-		return NULL;
-	f->extra = x;
-	x = &f->extra[f->nextra];
-	memset(x, 0, sizeof(*x));
-	x->id = TDAT_SECTION_V6_CLOCKS;
-	x->description = strdup("tdat: v6 clock records");
-	if (!x->description)
-		return NULL;
-	f->nextra++;
-	return x;
-}
-
-/* Add (name, text) to f's own section. */
-static int keep_verbatim(struct tdat_file *f, const char *name,
-			 const char *text, uint32_t len)
-{
-	struct tdat_extra_section *x = own_section(f);
-	size_t n = strlen(name) + 1, at;
-	uint8_t *p;
-
-	if (!x)
-		return -1;
-	at = x->body.len;
-	p = realloc(x->body.data, at + n + 4 + len);
-	if (!p)
-		return -1;
-	memcpy(p + at, name, n);
-	tdat_store32(f->big_endian, p + at + n, len);
-	memcpy(p + at + n + 4, text, len);
-	x->body.data = p;
-	x->body.len = at + n + 4 + len;
-	return 0;
-}
-
 int v6clock_read(struct tdat_file *f, uint64_t off, struct tdat_buffer *b,
 		 struct tdat_error *err)
 {
@@ -102,37 +58,32 @@ int v6clock_read(struct tdat_file *f, uint64_t off, struct tdat_buffer *b,
 		return tdat_fail(err, f->path, off, "out of memory");
 	/* "[clock]" is what a v6 writer makes of b->clock anyway. */
 	exact = clock[0] && len == strlen(clock) + 2 && text[0] == '[';
-	if (len && !exact && keep_verbatim(f, b->name, text, (uint32_t)len))
+	if (len && !exact &&
+	    own_section_append(f, TDAT_SECTION_V6_CLOCKS,
+			       "tdat: v6 clock records", b->name, text,
+			       (uint32_t)len))
 		return tdat_fail(err, f->path, off, "out of memory");
 	return 0;
 }
 
-/* The record for buffer name in body, if it names clock: 1 with a copy
- * in out, 0 without, -1 out of memory. */
+/* The record for buffer name in body, if it names clock (any record of
+ * that buffer when clock is "": a v7 file leaves out a top buffer whose
+ * CPUs had no data, and with it the clock, which only the record still
+ * says): 1 with a copy in out, 0 without, -1 out of memory. */
 static int find_in(const struct tdat_file *m, const struct tdat_blob *body,
 		   const char *name, const char *clock, struct tdat_blob *out)
 {
-	size_t pos = 0, n;
+	const uint8_t *text;
+	const char *s;
+	size_t pos = 0;
 	uint32_t len;
 	char word[64];
 
-	while (pos < body->len) {
-		const char *s = (const char *)body->data + pos;
-
-		n = strnlen(s, body->len - pos);
-		if (pos + n + 5 > body->len)
-			return 0;
-		len = tdat_load32(m->big_endian, body->data + pos + n + 1);
-		pos += n + 5;
-		if (len > body->len - pos)
-			return 0;
-		if (bracketed((const char *)body->data + pos, len, word,
-			      sizeof(word)))
+	while (own_section_next(m, body, &pos, &s, &text, &len)) {
+		if (bracketed((const char *)text, len, word, sizeof(word)))
 			word[0] = 0;	/* it names no clock, as the reader saw */
-		if (!strcmp(s, name) && !strcmp(word, clock))
-			return tdat_blob_dup(out, body->data + pos, len) ? -1
-									 : 1;
-		pos += len;
+		if (!strcmp(s, name) && (!clock[0] || !strcmp(word, clock)))
+			return tdat_blob_dup(out, text, len) ? -1 : 1;
 	}
 	return 0;
 }
@@ -158,9 +109,4 @@ int v6clock_record(const struct tdat_file *m, const char *name,
 						       "out of memory") : 1;
 	}
 	return 0;
-}
-
-int tdat_extra_v6_kept(const struct tdat_extra_section *x)
-{
-	return x->id == TDAT_SECTION_V6_CLOCKS;
 }

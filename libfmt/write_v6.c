@@ -74,39 +74,69 @@ static int v6_buffer_option(struct tdat_writer *w, struct tdat_bytes *list,
 	return r;
 }
 
-/* "options  \0", the user's options, one BUFFER per instance, u16 0. */
+/* Each instance's place among the other options, as its input had it
+ * (v6places.c), or -1: after all of them. */
+static int v6_buffer_places(struct tdat_writer *w, struct tdat_error *err)
+{
+	int k, r;
+
+	for (k = 0; k < w->nbufs; k++) {
+		struct wbuf *wb = &w->bufs[k];
+		uint32_t place;
+
+		r = v6places_find(w->meta, wb->b->name, &place, err);
+		if (r < 0)
+			return -1;
+		wb->v6_place = r ? (int64_t)place : -1;
+	}
+	return 0;
+}
+
+/* The BUFFER options of the kept instances placed before option i, or
+ * at i < 0 all those not written yet. */
+static int v6_buffer_options(struct tdat_writer *w, struct tdat_bytes *list,
+			     uint64_t base, int i, struct tdat_error *err)
+{
+	int k;
+
+	for (k = 0; k < w->nbufs; k++) {
+		struct wbuf *wb = &w->bufs[k];
+
+		if (!wb->keep || !wb->b->name[0] || wb->v6_patch ||
+		    (i >= 0 && wb->v6_place != i))
+			continue;
+		wb->v6_patch = base + list->len + 6;
+		if (v6_buffer_option(w, list, wb->b->name))
+			return writer_oom(w, err);
+	}
+	return 0;
+}
+
+/* "options  \0", the user's options with one BUFFER per instance among
+ * them or after them, u16 0. */
 static int v6_options(struct tdat_writer *w, struct tdat_error *err)
 {
 	const struct tdat_file *m = w->meta;
 	struct tdat_bytes list = { 0 };
 	uint64_t base = w->out.pos + 10;	/* where the list starts */
-	int latency = v6_top_is_latency(w), i, r;
+	int latency = v6_top_is_latency(w), i;
+	int r = v6_buffer_places(w, err);
 
-	for (i = 0; i < m->noptions; i++) {
+	for (i = 0; i < m->noptions && !r; i++) {
 		const struct tdat_option *o = &m->options[i];
 
+		r = v6_buffer_options(w, &list, base, i, err);
 		/* The reader would eat the latency text as a clock record. */
-		if (latency && o->id == TDAT_OPT_TRACECLOCK)
+		if (r || (latency && o->id == TDAT_OPT_TRACECLOCK))
 			continue;
 		if (bytes_add_option(w, &list, o->id, o->size, o->data))
-			goto nomem;
+			r = writer_oom(w, err);
 	}
-	for (i = 0; i < w->nbufs; i++) {
-		struct wbuf *wb = &w->bufs[i];
-
-		if (!wb->keep || !wb->b->name[0])
-			continue;
-		wb->v6_patch = base + list.len + 6;
-		if (v6_buffer_option(w, &list, wb->b->name))
-			goto nomem;
-	}
-	r = emit(w, "options  ", 10, err) || emit(w, list.data, list.len, err) ||
+	r = r || v6_buffer_options(w, &list, base, -1, err) ||
+	    emit(w, "options  ", 10, err) || emit(w, list.data, list.len, err) ||
 	    emit16(w, 0, err);
 	tdat_bytes_free(&list);
 	return r ? -1 : 0;
-nomem:
-	tdat_bytes_free(&list);
-	return writer_oom(w, err);
 }
 
 /* u64 length, then "[clock]" without a NUL, or the record the input had

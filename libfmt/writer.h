@@ -40,6 +40,7 @@ struct wbuf {
 	uint64_t start;		/* v6 "flyrecord" / v7 section header */
 	uint64_t table;		/* v6: the CPU table */
 	uint64_t v6_patch;	/* v6: offset field of its BUFFER option */
+	int64_t v6_place;	/* v6: other options before it, -1: after all */
 	int ncpus;
 	struct wcpu *cpus;	/* v6: one per CPU id; v7: those with data */
 };

@@ -280,6 +280,65 @@ static void test_v6_clock_records(void)
 	tdat_close(g);
 }
 
+/*
+ * trace-cmd 2.x put each instance's BUFFER option just before that
+ * instance's CPUSTAT options, 3.x after all the options: a fixture's
+ * BUFFER option moved before its first CPUSTAT (same bytes, so offsets
+ * hold) comes back in that place from v6 -> v6 and v6 -> v7 -> v6.
+ */
+static void move_buffer_option(uint8_t *d, size_t n)
+{
+	uint8_t *p = memmem(d, n, "options  ", 10), *first = NULL, *buf;
+	uint32_t size = 0;
+	uint16_t id;
+
+	CU_ASSERT_FATAL(p != NULL);
+	for (p += 10; (id = tdat_load16(0, p)) != 0; p += 6 + size) {
+		size = tdat_load32(0, p + 2);
+		if (id == TDAT_OPT_CPUSTAT && !first)
+			first = p;
+		if (id == TDAT_OPT_BUFFER)
+			break;
+	}
+	CU_ASSERT_FATAL(id == TDAT_OPT_BUFFER && first != NULL);
+	buf = malloc(6 + size);
+	CU_ASSERT_FATAL(buf != NULL);
+	memcpy(buf, p, 6 + size);
+	memmove(first + 6 + size, first, (size_t)(p - first));
+	memcpy(first, buf, 6 + size);
+	free(buf);
+}
+
+static void test_v6_buffer_option_place(void)
+{
+	struct tdat_write_opts o6 = { .version = 6 };
+	struct tdat_write_opts o7 = { .version = 7, .codec = TDAT_CODEC_ZSTD };
+	struct tdat_file *f, *g;
+	size_t n;
+	uint8_t *d;
+	FILE *out;
+
+	d = slurp_file(fixture("v6-2inst-irq-top-sched-inst1.dat"), &n);
+	CU_ASSERT_FATAL(d != NULL);
+	move_buffer_option(d, n);
+	out = fopen(tmp("place.dat"), "wb");
+	CU_ASSERT_FATAL(out && fwrite(d, 1, n, out) == n);
+	fclose(out);
+	free(d);
+	f = open_path(tmp("place.dat"));
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(f->nextra, 1);
+	CU_ASSERT_EQUAL(copy_file(f, tmp("place6.dat"), &o6, 0), 0);
+	CU_ASSERT(same_bytes(tmp("place.dat"), tmp("place6.dat")));
+	CU_ASSERT_EQUAL(copy_file(f, tmp("place7.dat"), &o7, 0), 0);
+	tdat_close(f);
+	g = open_path(tmp("place7.dat"));
+	CU_ASSERT_FATAL(g != NULL);
+	CU_ASSERT_EQUAL(copy_file(g, tmp("place76.dat"), &o6, 0), 0);
+	CU_ASSERT(same_bytes(tmp("place.dat"), tmp("place76.dat")));
+	tdat_close(g);
+}
+
 static void test_v6_v7_v6(void)
 {
 	static const enum tdat_codec codecs[] = {
@@ -1079,6 +1138,8 @@ void suite_write(void)
 		    test_v6_rewrite_identical);
 	CU_add_test(s, "v6 clock records kept whatever their text",
 		    test_v6_clock_records);
+	CU_add_test(s, "v6 BUFFER options keep their place (trace-cmd 2.x)",
+		    test_v6_buffer_option_place);
 	CU_add_test(s, "v6 -> v7 (none/zlib/zstd) -> v6 identical",
 		    test_v6_v7_v6);
 	CU_add_test(s, "v7 layout as trace-cmd's", test_v7_layout);
