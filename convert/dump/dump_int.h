@@ -76,6 +76,11 @@ int dump_kallsyms(struct dump *d, struct dsrc *s);
 int dump_printk(struct dump *d, struct dsrc *s);
 int dump_cmdlines(struct dump *d, struct dsrc *s);
 
+/* guestopts.c: the payloads of TIME_SHIFT, GUEST and TSC2NSEC. */
+void dump_time_shift(const struct dump *d, const uint8_t *p, uint32_t size);
+void dump_guest(const struct dump *d, const uint8_t *p, uint32_t size);
+void dump_tsc2nsec(const struct dump *d, const uint8_t *p, uint32_t size);
+
 /* options.c: one option's lines; count is incremented. */
 int dump_option(struct dump *d, uint16_t id, const uint8_t *data,
 		uint32_t size, uint64_t at);

@@ -10,7 +10,7 @@ static const char *const names[] = {
 	[TDAT_OPT_HOOK] = "HOOK", [TDAT_OPT_OFFSET] = "OFFSET",
 	[TDAT_OPT_CPUCOUNT] = "CPUCOUNT", [TDAT_OPT_VERSION] = "VERSION",
 	[TDAT_OPT_PROCMAPS] = "PROCMAPS", [TDAT_OPT_TRACEID] = "TRACEID",
-	[TDAT_OPT_TIME_SHIFT] = "TIME SHIFT", [TDAT_OPT_GUEST] = "GUEST",
+	[TDAT_OPT_TIME_SHIFT] = "TimeShift", [TDAT_OPT_GUEST] = "GUEST",
 	[TDAT_OPT_TSC2NSEC] = "TSC2NSEC", [TDAT_OPT_STRINGS] = "STRINGS",
 	[TDAT_OPT_HEADER_INFO] = "HEADERS",
 	[TDAT_OPT_FTRACE_EVENTS] = "FTRACE EVENTS",
@@ -104,6 +104,15 @@ static void payload(struct dump *d, uint16_t id, const uint8_t *data,
 	case TDAT_OPT_BUFFER:
 		buffer(d, data, size);
 		break;
+	case TDAT_OPT_TIME_SHIFT:
+		dump_time_shift(d, data, size);
+		break;
+	case TDAT_OPT_GUEST:
+		dump_guest(d, data, size);
+		break;
+	case TDAT_OPT_TSC2NSEC:
+		dump_tsc2nsec(d, data, size);
+		break;
 	}
 }
 
@@ -121,6 +130,8 @@ int dump_option(struct dump *d, uint16_t id, const uint8_t *data,
 		    (unsigned long long)d_get64(d, data));
 		return 0;
 	}
+	if (id == TDAT_OPT_TSC2NSEC)	/* trace-cmd's blank line */
+		say(d, m, "\n");
 	say(d, m, "\t\t[Option %s, %u bytes]\n", dump_option_name(id), size);
 	if (id == TDAT_OPT_TRACECLOCK)
 		d->have_clock_opt = 1;

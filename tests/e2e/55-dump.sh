@@ -122,3 +122,48 @@ if [ -x "$tc34" ] && { "$tc34" --tc34-info >/dev/null 2>&1 || "$tc34" --build >/
 else
 	echo "skipped the zlib part: tc34 (trace-cmd 3.4) is not available"
 fi
+
+# No fixture holds the options of host and guest recordings: copies of a
+# fixture get them from tests/tools/mkodd, with payloads written here,
+# among them the short and broken ones trace-cmd checks.
+step "TIME_SHIFT, GUEST and TSC2NSEC as trace-cmd prints them"
+mkodd=$(dirname "$TDAT")/tools/mkodd
+python3 - <<'PY'
+import struct
+def cpu(s):
+    b = struct.pack('<I', len(s))
+    for k in range(3):
+        b += struct.pack('<%dq' % len(s), *[x[k] for x in s])
+    return b
+two, three = [(100, -7, 1), (200, 8, 2)], [(300, 9, 3), (400, -10, 4), (500, 11, 5)]
+head = struct.pack('<QII', 0xabcdef, 3, 2)
+cases = {
+    'shift': head + cpu(two) + cpu(three),
+    'shift-frac': head + cpu(two) + cpu(three) + struct.pack('<5q', 1, 2, 3, 4, 5),
+    'shift-nocpu': struct.pack('<QII', 1, 0, 0),
+    'shift-halffrac': head + cpu(two) + cpu(three) + struct.pack('<2q', 1, 2),
+    'shift-signs': struct.pack('<QII', 7, 1, 2) + cpu([(-100, -7, -2)]) + cpu([]) +
+                   struct.pack('<q', -3),
+    'shift-cpumissing': struct.pack('<QII', 7, 1, 2) + cpu([(1, 2, 3)]),
+    'shift-count': struct.pack('<QII', 7, 1, 1) + struct.pack('<I', 1000) + bytes(24),
+}
+for n, b in cases.items():
+    open(n + '.opt12', 'wb').write(b)
+guests = {
+    'guest': b'guest-two\0' + struct.pack('<QI', 2**64 - 1, 1) + struct.pack('<Ii', 3, -1),
+    'guest-noname': b'\0' + struct.pack('<QI', 5, 0),
+    'guest-short': b'gx\0' + struct.pack('<QI', 5, 3) + struct.pack('<II', 0, 1),
+}
+for n, b in guests.items():
+    open(n + '.opt13', 'wb').write(b)
+PY
+f=$FIX/v7-zstd-sched-irq.dat
+for o in *.opt12 *.opt13; do
+	id=${o##*.opt}
+	"$mkodd" --add-option-file "$id" "$o" "$f" "${o%.*}.dat"
+done
+"$mkodd" --add-option-file 12 shift-frac.opt12 --add-tsc2nsec 7 3 "$f" tsc.dat
+for x in shift*.dat guest*.dat tsc.dat; do
+	expect_exit 0 "$TDAT" dump --options -i "$x"
+	assert_oracle "$OUT" trace-cmd dump --options -i "$x"
+done
