@@ -5,13 +5,15 @@
  * the guest's timestamps onto the host's clock.
  *
  * What trace-cmd 3.1.6's report does with them, found by asking it about
- * files with chosen samples: samples are sorted by time (the first of
- * equal times kept); a timestamp takes the pair of samples around it
- * (the first two before the first sample, the last two after the last);
+ * files with chosen samples: samples are sorted by time, signed (the
+ * first of equal times kept); a timestamp takes the pair of samples
+ * around it (the first two before the first sample, the last two after
+ * the last), where "around" compares times unsigned, so that negative
+ * times lie past every timestamp;
  * without the interpolate flag the pair's lower offset is added, with it
  * the offset on the line through the pair, rounded as
  * off0 + ((off1 - off0) * (t - t0) + (t1 - t0) / 2) / (t1 - t0) in
- * signed integers.  One sample: its offset, nothing else.
+ * signed 64-bit integers that wrap.  One sample: its offset, nothing else.
  *
  * With two samples or more the timestamp is also scaled by the pair's
  * lower sample before the offset is added: (t * scaling) >> fraction,
@@ -36,6 +38,7 @@ struct shift_sample {
 
 struct shift_cpu {
 	uint32_t n;
+	uint32_t nneg;		/* samples with a negative time, first */
 	struct shift_sample *s;
 };
 
@@ -76,6 +79,8 @@ static void sort_samples(struct shift_cpu *c)
 		if (!k || c->s[i].time != c->s[k - 1].time)
 			c->s[k++] = c->s[i];
 	c->n = k;
+	for (c->nneg = 0; c->nneg < k && c->s[c->nneg].time < 0; c->nneg++)
+		;
 }
 
 /* One CPU's n, times[n], offsets[n], scalings[n]; sorted later. */
@@ -158,41 +163,88 @@ bad:
 	return NULL;
 }
 
+/* Signed 64-bit arithmetic that wraps, as trace-cmd's does: its
+ * interpolation overflows when offsets or times are far apart. */
+static int64_t wrap(uint64_t v)
+{
+	return (int64_t)v;
+}
+
+static int64_t wrap_div(int64_t num, int64_t den)
+{
+	if (den == -1)		/* INT64_MIN / -1 traps; the wrap is -num */
+		return wrap(0 - (uint64_t)num);
+	return num / den;
+}
+
 /* The offset on the line through samples a and b at time ts. */
 static int64_t between(const struct shift_sample *a,
-		       const struct shift_sample *b, int64_t ts)
+		       const struct shift_sample *b, uint64_t ts)
 {
-	__int128 dt = (__int128)b->time - a->time;
-	__int128 d = ((__int128)b->offset - a->offset) * ((__int128)ts - a->time);
+	int64_t dt = wrap((uint64_t)b->time - (uint64_t)a->time);
+	int64_t d = wrap(((uint64_t)b->offset - (uint64_t)a->offset) *
+			 (ts - (uint64_t)a->time));
 
-	return (int64_t)(a->offset + (d + dt / 2) / dt);
+	return wrap((uint64_t)a->offset +
+		    (uint64_t)wrap_div(wrap((uint64_t)d + (uint64_t)(dt / 2)),
+				       dt));
+}
+
+/* The first of [from, to) whose time, taken unsigned, is past ts; to if
+ * none.  Times there ascend also taken unsigned. */
+static uint32_t first_past(const struct shift_cpu *c, uint32_t from,
+			   uint32_t to, uint64_t ts)
+{
+	while (from < to) {
+		uint32_t mid = from + (to - from) / 2;
+
+		if ((uint64_t)c->s[mid].time > ts)
+			to = mid;
+		else
+			from = mid + 1;
+	}
+	return from;
+}
+
+/*
+ * The lower sample of the pair for ts: the one before the first sample
+ * whose time, taken unsigned, is past ts, within [0, n - 2].  Samples
+ * are sorted signed, so negative times come first and, taken unsigned,
+ * are past every ts below 2^63: trace-cmd then takes the first pair.
+ */
+static uint32_t pair_for(const struct shift_cpu *c, uint64_t ts)
+{
+	uint32_t i;
+
+	if (c->s[0].time >= 0)
+		i = first_past(c, 0, c->n, ts);
+	else if ((uint64_t)c->s[0].time > ts)
+		i = 0;
+	else {
+		i = first_past(c, 0, c->nneg, ts);
+		if (i == c->nneg)
+			i = c->n;	/* the others are below 2^63 <= ts */
+	}
+	if (i == 0)
+		return 0;
+	return i - 1 < c->n - 2 ? i - 1 : c->n - 2;
 }
 
 uint64_t timeshift_apply(const struct tdat_time_shift *t, int cpu,
 			 uint64_t ts)
 {
 	const struct shift_cpu *c;
-	uint32_t lo = 0, hi;
-	int64_t t64 = (int64_t)ts;
 	uint64_t scaled;
+	uint32_t lo;
 
 	if (!t || cpu < 0 || (uint32_t)cpu >= t->ncpus || !t->cpus[cpu].n)
 		return ts;
 	c = &t->cpus[cpu];
 	if (c->n == 1)
 		return ts + (uint64_t)c->s[0].offset;
-	/* the last sample at or before ts, within [0, n - 2] */
-	hi = c->n - 1;
-	while (hi - lo > 1) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (c->s[mid].time <= t64)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	lo = pair_for(c, ts);
 	scaled = (ts * c->s[lo].scaling) >> (c->s[lo].fraction & 63);
 	if (!t->interpolate)
 		return scaled + (uint64_t)c->s[lo].offset;
-	return scaled + (uint64_t)between(&c->s[lo], &c->s[lo + 1], t64);
+	return scaled + (uint64_t)between(&c->s[lo], &c->s[lo + 1], ts);
 }

@@ -110,7 +110,7 @@ for o in "" "-t" "--ts-diff"; do
 	assert_tc_report "$OUT" $o -i host.dat -i guest.dat
 done
 
-# Scaling and fraction bits.  With two samples or more trace-cmd 3.1.6
+# Scaling, fraction bits, wrapping.  With two samples or more trace-cmd 3.1.6
 # and 3.4 both scale t by the pair's lower sample, (t * scaling) >>
 # fraction in 64 bits that wrap, shift modulo 64, then add the offset
 # found from the unscaled t.  A KVM guest's TIME_SHIFT holds a scaling
@@ -146,6 +146,13 @@ cases = {
     'sc-interp': ([[(0, 12345, (1 << 32) + 12345678),
                     (g, 99999, (1 << 32) + 12345678)]] * 2, 1, 32),
     'sc-negative': ([[(0, 0, -2), (g, 0, -2)]] * 2, 1, 1),
+    # negative sample times sort first and, taken unsigned, lie past
+    # every timestamp: trace-cmd takes the first pair
+    'neg-first': ([[(-200, 1000, 1), (100, 2000, 1), (200, 3000, 1)]] * 2, 0, None),
+    'neg-middle': ([[(100, 1000, 1), (-300, 3000, 1), (300, 4000, 1)]] * 2, 1, None),
+    # its interpolation wraps in signed 64 bits
+    'wrap-interp': ([[(0, 0, 1), (g, 6000000000, 1)]] * 2, 1, None),
+    'wrap-ends': ([[(-(1 << 63), 0, 1), ((1 << 63) - 1, 7, 1)]] * 2, 1, None),
 }
 for name, (c, flags, frac) in cases.items():
     open(name + '.sbin', 'wb').write(opt(c, flags, frac))

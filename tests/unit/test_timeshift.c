@@ -123,6 +123,41 @@ static void test_scaling(void)
 	CU_ASSERT_PTR_NULL(parse(buf, one_cpu_frac(buf, 0, s, 3, 1) - 8));
 }
 
+/* Negative sample times sort first and, taken unsigned, lie past every
+ * timestamp: the first pair is taken.  The interpolation wraps in 64
+ * bits as trace-cmd's does, and its dt of -1 does not trap. */
+static void test_wrapping(void)
+{
+	static const struct sample neg[] = {
+		{ 300, 3, 1, 0 }, { -200, 1, 1, 0 }, { 100, 2, 1, 0 },
+	};
+	static const struct sample far[] = {
+		{ 0, 0, 1, 0 }, { 600000000000, 6000000000, 1, 0 },
+	};
+	static const struct sample ends[] = {
+		{ INT64_MIN, 0, 1, 0 }, { INT64_MAX, 7, 1, 0 },
+	};
+	uint8_t buf[512];
+	struct tdat_time_shift *t = parse(buf, one_cpu(buf, 0, neg, 3));
+
+	CU_ASSERT_FATAL(t != NULL);
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 1000), 1001);	/* -200's */
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 1ull << 63), (1ull << 63) + 1);
+	/* past -200 taken unsigned: past every sample, the last pair */
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 0 - 100ull), 0 - 98ull);
+	timeshift_free(t);
+	t = parse(buf, one_cpu(buf, 1, far, 2));
+	CU_ASSERT_FATAL(t != NULL);
+	/* 6e9 * 534057240572 wraps: trace-cmd prints 534.048257197 */
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 534057240572ull), 534048257197ull);
+	timeshift_free(t);
+	t = parse(buf, one_cpu(buf, 1, ends, 2));
+	CU_ASSERT_FATAL(t != NULL);
+	CU_ASSERT_EQUAL(timeshift_apply(t, 0, 534057240572ull),
+			9223368832511332376ull);
+	timeshift_free(t);
+}
+
 static void test_hostile(void)
 {
 	static const struct sample s[] = { { 1, 2, 1, 0 } };
@@ -147,5 +182,7 @@ void suite_timeshift(void)
 		    test_interpolate);
 	CU_add_test(s, "scaling and fraction bits, wrapping as trace-cmd",
 		    test_scaling);
+	CU_add_test(s, "negative times and wrapping interpolation",
+		    test_wrapping);
 	CU_add_test(s, "hostile counts and sizes", test_hostile);
 }
