@@ -59,21 +59,30 @@ static int walk_keyword(struct walker *w, const char *kw, size_t n)
 	return 0;
 }
 
+/* A NUL-ended name, however long: v7's sections bound theirs only by the
+ * section, and a v6 file written from one must read back. */
 static int walk_cstr(struct walker *w, const char *what)
 {
-	char b[256];
-	uint64_t left = w->f->file_size - w->pos;
-	size_t n = left < sizeof(b) ? (size_t)left : sizeof(b);
+	char b[4096];
+	uint64_t at = w->pos, left;
+	size_t n;
 	char *nul;
 
-	if (fio_read_at(w->f, w->pos, b, n, what, w->err))
-		return -1;
-	nul = memchr(b, 0, n);
-	if (!nul)
-		return tdat_fail(w->err, w->f->path, w->pos,
-				 "%s: name is not terminated within %zu bytes",
-				 what, n);
-	w->pos += (uint64_t)(nul - b) + 1;
+	for (;;) {
+		left = w->f->file_size - at;
+		n = left < sizeof(b) ? (size_t)left : sizeof(b);
+		if (!n)
+			return tdat_fail(w->err, w->f->path, w->pos,
+					 "%s: name is not terminated before"
+					 " the end of the file", what);
+		if (fio_read_at(w->f, at, b, n, what, w->err))
+			return -1;
+		nul = memchr(b, 0, n);
+		if (nul)
+			break;
+		at += n;
+	}
+	w->pos = at + (uint64_t)(nul - b) + 1;
 	return 0;
 }
 

@@ -339,6 +339,56 @@ static void test_v6_buffer_option_place(void)
 	tdat_close(g);
 }
 
+/*
+ * An event system's name is bounded only by its file: v7 sections allow
+ * any length, and a v6 file written from one must read back.  The
+ * fixture's "sched" becomes 300 bytes long; its padding before the CPU
+ * data shrinks by as much, so every offset holds.
+ */
+static void test_v6_long_system_name(void)
+{
+	static const uint8_t sched[] = "\2\0\0\0sched";
+	struct tdat_write_opts o6 = { .version = 6 };
+	struct tdat_write_opts o7 = { .version = 7, .codec = TDAT_CODEC_ZSTD };
+	const size_t grow = 300 - 5;
+	struct tdat_file *f, *g;
+	uint8_t *d, *p, *out;
+	uint64_t data;
+	size_t n, at;
+	FILE *fp;
+
+	d = slurp_file(fixture("v6-sched-irq.dat"), &n);
+	CU_ASSERT_FATAL(d != NULL);
+	p = memmem(d, n, sched, 9);
+	CU_ASSERT_FATAL(p != NULL);
+	at = (size_t)(p - d) + 4;
+	data = tdat_load64(0, (uint8_t *)memmem(d, n, "flyrecord", 10) + 10);
+	out = malloc(n);
+	CU_ASSERT_FATAL(out != NULL && data > at && data <= n);
+	memcpy(out, d, at);
+	memset(out + at, 's', 300);
+	/* what is dropped is padding */
+	CU_ASSERT_FATAL(d[data - grow] == 0 && d[data - 1] == 0);
+	memcpy(out + at + 300, d + at + 5, (size_t)data - at - 300);
+	memcpy(out + data, d + data, n - (size_t)data);
+	fp = fopen(tmp("longsys.dat"), "wb");
+	CU_ASSERT_FATAL(fp && fwrite(out, 1, n, fp) == n);
+	fclose(fp);
+	free(out);
+	free(d);
+	f = open_path(tmp("longsys.dat"));
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(copy_file(f, tmp("longsys6.dat"), &o6, 0), 0);
+	CU_ASSERT(same_bytes(tmp("longsys.dat"), tmp("longsys6.dat")));
+	CU_ASSERT_EQUAL(copy_file(f, tmp("longsys7.dat"), &o7, 0), 0);
+	tdat_close(f);
+	g = open_path(tmp("longsys7.dat"));
+	CU_ASSERT_FATAL(g != NULL);
+	CU_ASSERT_EQUAL(copy_file(g, tmp("longsys76.dat"), &o6, 0), 0);
+	CU_ASSERT(same_bytes(tmp("longsys.dat"), tmp("longsys76.dat")));
+	tdat_close(g);
+}
+
 static void test_v6_v7_v6(void)
 {
 	static const enum tdat_codec codecs[] = {
@@ -1140,6 +1190,8 @@ void suite_write(void)
 		    test_v6_clock_records);
 	CU_add_test(s, "v6 BUFFER options keep their place (trace-cmd 2.x)",
 		    test_v6_buffer_option_place);
+	CU_add_test(s, "v6 system names of any length read back",
+		    test_v6_long_system_name);
 	CU_add_test(s, "v6 -> v7 (none/zlib/zstd) -> v6 identical",
 		    test_v6_v7_v6);
 	CU_add_test(s, "v7 layout as trace-cmd's", test_v7_layout);
