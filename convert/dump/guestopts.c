@@ -38,15 +38,17 @@ static void shift_samples(const struct dump *d, const uint8_t *p,
 			  uint32_t ncpus, const uint8_t *frac)
 {
 	uint32_t i, k, n, pos = 16;
+	uint64_t nth = 0;	/* the sample's place among all CPUs' */
 
 	for (i = 0; i < ncpus; i++) {
 		n = d_get32(d, p + pos);
 		pos += 4;
-		for (k = 0; k < n; k++, frac += frac ? 8 : 0)
+		for (k = 0; k < n; k++, nth++)
 			say(d, DUMP_OPTIONS, "\t%lld %lld %llu %llu" SAMPLE_LINE,
 			    (long long)d_get64(d, p + pos + 8 * (n + k)),
 			    (long long)d_get64(d, p + pos + 16 * n + 8 * k),
-			    (unsigned long long)(frac ? d_get64(d, frac) : 0),
+			    (unsigned long long)(frac ? d_get64(d, frac + 8 * nth)
+						      : 0),
 			    (unsigned long long)d_get64(d, p + pos + 8 * k));
 		pos += n * 24;
 	}
