@@ -155,7 +155,8 @@ static int open_one(struct input *in, const struct report_opts *ro, int k,
 		return -1;
 	}
 	for (i = 0; tdat_note(in->f, i); i++)
-		fprintf(stderr, "tdat report: %s\n", tdat_note(in->f, i));
+		fprintf(stderr, "tdat %s: %s\n",
+			ro->applet ? ro->applet : "report", tdat_note(in->f, i));
 	in->ids = recview_ids_new();
 	if (!in->ids) {
 		snprintf(err, cap, "%s: out of memory", in->path);

@@ -2,44 +2,11 @@
 /* json.c - report --json: an event as one line of JSON. */
 #include <string.h>
 #include "convert/report/json.h"
+#include "convert/report/report.h"
 
 static int json_with_file;	/* several -i: say which file (json.h) */
 
 static const char hex[] = "0123456789abcdef";
-
-/* Length of the valid UTF-8 sequence starting at p (a byte >= 0x80),
- * or 0: no overlong forms, no surrogates, nothing past U+10FFFF. */
-static size_t utf8_len(const uint8_t *p, size_t n)
-{
-	size_t len, i;
-	uint32_t cp;
-
-	if (p[0] < 0xc2)
-		return 0;
-	if (p[0] < 0xe0) {
-		len = 2;
-		cp = p[0] & 0x1f;
-	} else if (p[0] < 0xf0) {
-		len = 3;
-		cp = p[0] & 0x0f;
-	} else if (p[0] < 0xf5) {
-		len = 4;
-		cp = p[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (cp >= 0xd800 && cp <= 0xdfff) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
 
 static void put_escape(struct outbuf *o, uint8_t c)
 {
@@ -78,7 +45,7 @@ void json_put_string(struct outbuf *o, const char *s, size_t n)
 			i++;
 			continue;
 		}
-		len = c >= 0x80 ? utf8_len(p + i, n - i) : 0;
+		len = c >= 0x80 ? report_utf8_len(p + i, n - i) : 0;
 		if (len) {
 			i += len;
 			continue;
@@ -160,71 +127,21 @@ static void put_array(struct outbuf *o, struct tep_handle *tep,
 	outbuf_putc(o, ']');
 }
 
-/* trace_marker_raw's payload: bytes, though declared "char buf[]". */
-static int is_raw_marker(const struct tep_format_field *f)
-{
-	const struct tep_event *ev = f->event;
-
-	return ev && ev->system && ev->name && !strcmp(ev->system, "ftrace") &&
-	       !strcmp(ev->name, "raw_data") && !strcmp(f->name, "buf");
-}
-
-/*
- * char arrays are text.  libtraceevent's STRING flag also marks u8 and
- * s8 arrays: those and unsigned char ones are shown as numbers.
- */
-static int is_text(const struct tep_format_field *f)
-{
-	return (f->flags & TEP_FIELD_IS_STRING) && f->type &&
-	       strstr(f->type, "char") && !strstr(f->type, "unsigned") &&
-	       !is_raw_marker(f);
-}
-
-/*
- * Where field f's bytes are in the payload data[0..size): 0, or -1 when
- * they are not all inside it.  A __data_loc field holds a 32-bit word,
- * length << 16 | offset (__rel_loc: the offset counts from the end of
- * the word); a flexible array (char buf[], size 0) runs to the end.
- */
-static int field_span(struct tep_handle *tep, const struct tep_format_field *f,
-		      const uint8_t *data, size_t size, size_t *start,
-		      size_t *len)
-{
-	size_t off = (size_t)f->offset, fsz = (size_t)f->size;
-	uint64_t w;
-
-	if (f->offset < 0 || f->size < 0 || off > size || fsz > size - off)
-		return -1;
-	*start = off;
-	*len = fsz;
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		if (fsz != 4)
-			return -1;
-		w = tep_read_number(tep, data + off, 4);
-		*len = (size_t)(w >> 16);
-		*start = (size_t)(w & 0xffff);
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			*start += off + fsz;
-	} else if (fsz == 0 && (f->flags & TEP_FIELD_IS_ARRAY)) {
-		*len = size - off;
-	}
-	return *start > size || *len > size - *start ? -1 : 0;
-}
-
 void json_put_field(struct outbuf *o, struct tep_handle *tep,
 		    const struct tep_format_field *f, const uint8_t *data,
 		    size_t size)
 {
-	int is_signed = (f->flags & TEP_FIELD_IS_SIGNED) && !is_raw_marker(f);
+	int is_signed = (f->flags & TEP_FIELD_IS_SIGNED) &&
+			!report_field_is_raw_marker(f);
 	size_t start, len;
 	const uint8_t *p;
 
-	if (field_span(tep, f, data, size, &start, &len)) {
+	if (report_field_span(tep, f, data, size, &start, &len)) {
 		outbuf_puts(o, "null");
 		return;
 	}
 	p = data + start;
-	if (is_text(f)) {
+	if (report_field_is_text(f)) {
 		const uint8_t *nul = memchr(p, 0, len);
 
 		json_put_string(o, (const char *)p, nul ? (size_t)(nul - p) :

@@ -238,6 +238,36 @@ static void print_serial(struct printer *p, struct stream *s,
 		out_of_memory(p->o);
 }
 
+int report_visit_events(struct stream *s, struct input *in,
+			report_event_fn fn, void *ctx, const char *who)
+{
+	struct report_event e;
+	struct event_view v;
+	struct tep_record rec;
+	struct stream_cpu *c;
+	int r = 0;
+
+	memset(&rec, 0, sizeof(rec));
+	memset(&v, 0, sizeof(v));
+	while (!r && (c = next_kept(s, in, &rec, &v))) {
+		e.tep = v.tep;
+		e.rec = &rec;
+		e.event = tep_find_event_by_record(v.tep, &rec);
+		e.ts = v.ts;
+		e.input = c->input;
+		e.buffer = v.buffer;
+		e.pid = v.pid;
+		e.comm = v.comm;
+		r = fn(ctx, &e);
+		stream_advance(s, c);
+	}
+	if (!r && !v.readable) {
+		fprintf(stderr, "tdat %s: out of memory\n", who);
+		r = 1;
+	}
+	return r;
+}
+
 /* ---- workers ---- */
 
 static void format_batch(struct worker *w, struct batch *b)

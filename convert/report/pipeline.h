@@ -20,6 +20,14 @@
 void report_print_events(struct printer *p, struct stream *s,
 			 struct input *in, const struct report_opts *ro);
 
+/*
+ * The same events, in the same order, to fn instead (report_each_event):
+ * fn's non-zero value stops the walk and is returned; 1 when out of
+ * memory (said on stderr as "tdat WHO: ...").
+ */
+int report_visit_events(struct stream *s, struct input *in,
+			report_event_fn fn, void *ctx, const char *who);
+
 /* ---- tep_load.c ---- */
 
 /* tep_from_file() without kallsyms, for worker handles (ksyms.c). */

@@ -7,7 +7,9 @@
 #ifndef REPORT_H
 #define REPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <event-parse.h>
 
 #define REPORT_MAX_INPUTS 64
 #define REPORT_MAX_FILTERS 64
@@ -67,6 +69,8 @@ struct report_opts {
 	int layout34;		/* --layout 3.4: trace-cmd 3.3+'s line layout */
 	int align_ts;		/* --align-ts */
 	int json;		/* --json */
+	const char *applet;	/* who speaks in messages: "report" when
+				 * NULL ("convert" for an export) */
 	/* Stored trace data read so far, now and then; may be NULL. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
@@ -76,5 +80,54 @@ struct report_opts {
  * errors to stderr.  Returns the exit status: 0, 1, or 2 for a filter or
  * --cpu list that does not parse. */
 int report_run(const struct report_opts *ro);
+
+/*
+ * One event in the report's order, for an export (convert --to parquet):
+ * what --json shows of it, before any text is made.
+ */
+struct report_event {
+	struct tep_handle *tep;		/* its input's handle: formats, comms */
+	const struct tep_record *rec;	/* data, size (the record's own),
+					 * cpu, missed_events */
+	struct tep_event *event;	/* its format; NULL when no format
+					 * names its id */
+	uint64_t ts;			/* as --json shows it */
+	int input;			/* index into ro->inputs */
+	const char *buffer;		/* "" for the top buffer */
+	int pid;
+	const char *comm;		/* looked up in stream order */
+};
+
+/* Called for each event; non-zero stops the walk and is returned. */
+typedef int (*report_event_fn)(void *ctx, const struct report_event *e);
+
+/*
+ * Every event of ro's inputs that report --json would print, in its
+ * order, to fn (ro->json is taken as set).  Warnings and errors go to
+ * stderr as report's do.  Returns fn's non-zero value, or the exit
+ * status report would have (0, 1 for damage met, 2 for bad options).
+ */
+int report_each_event(const struct report_opts *ro, report_event_fn fn,
+		      void *ctx);
+
+/* ---- fields.c: the field rules --json and the exports share ---- */
+
+/*
+ * Where field f's bytes are in the payload data[0..size): 0, or -1 when
+ * they are not all inside it.  A __data_loc field holds a 32-bit word,
+ * length << 16 | offset (__rel_loc: the offset counts from the end of
+ * the word); a flexible array (char buf[], size 0) runs to the end.
+ */
+int report_field_span(struct tep_handle *tep, const struct tep_format_field *f,
+		      const uint8_t *data, size_t size, size_t *start,
+		      size_t *len);
+/* char arrays are text.  libtraceevent's STRING flag also marks u8 and
+ * s8 arrays: those and unsigned char ones are numbers. */
+int report_field_is_text(const struct tep_format_field *f);
+/* trace_marker_raw's payload: bytes, though declared "char buf[]". */
+int report_field_is_raw_marker(const struct tep_format_field *f);
+/* Length of the valid UTF-8 sequence at p (a byte >= 0x80), or 0: no
+ * overlong forms, no surrogates, nothing past U+10FFFF. */
+size_t report_utf8_len(const uint8_t *p, size_t n);
 
 #endif

@@ -15,7 +15,12 @@
 
 static void warn_stderr(void *ctx, const char *msg)
 {
-	fprintf(stderr, "tdat report: %s\n", msg);
+	fprintf(stderr, "tdat %s: %s\n", (const char *)ctx, msg);
+}
+
+static const char *applet(const struct report_opts *ro)
+{
+	return ro->applet ? ro->applet : "report";
 }
 
 /*
@@ -45,7 +50,7 @@ static void align_ts(struct stream *s, struct input *in, int n)
  * as trace-cmd 3.1.6 does.
  */
 static int add_buffers(struct stream *s, struct input *in, int n,
-		       const struct cpu_set *cpus)
+		       const struct cpu_set *cpus, const char *who)
 {
 	struct tdat_error err;
 	int k, b;
@@ -73,7 +78,7 @@ static int add_buffers(struct stream *s, struct input *in, int n,
 				goto fail;
 	return 0;
 fail:
-	fprintf(stderr, "tdat report: %s\n", err.msg);
+	fprintf(stderr, "tdat %s: %s\n", who, err.msg);
 	return -1;
 }
 
@@ -124,6 +129,29 @@ static int print_latency(struct outbuf *o, struct input *in)
 	return 0;
 }
 
+static void stream_init(struct stream *s, const struct report_opts *ro)
+{
+	memset(s, 0, sizeof(*s));
+	s->warn = warn_stderr;
+	s->warn_ctx = (void *)applet(ro);
+	s->progress = ro->progress;
+	s->progress_ctx = ro->progress_ctx;
+}
+
+/* Every input's buffers in s, timestamps adjusted as ro says.  0, or -1
+ * (said on stderr). */
+static int stream_start(struct stream *s, const struct report_opts *ro,
+			struct input *in, const struct cpu_set *cpus)
+{
+	int k;
+
+	for (k = 0; k < ro->ninputs; k++)
+		input_adjust(ro, &ro->inputs[k], in[k].f, &s->adjust[k]);
+	if (ro->align_ts && !ro->raw_ts)
+		align_ts(s, in, ro->ninputs);
+	return add_buffers(s, in, ro->ninputs, cpus, applet(ro));
+}
+
 static int report_events(const struct report_opts *ro, struct input *in,
 			 const struct cpu_set *cpus)
 {
@@ -133,10 +161,7 @@ static int report_events(const struct report_opts *ro, struct input *in,
 	struct outbuf o;
 	int k, ret = 0;
 
-	memset(&s, 0, sizeof(s));
-	s.warn = warn_stderr;
-	s.progress = ro->progress;
-	s.progress_ctx = ro->progress_ctx;
+	stream_init(&s, ro);
 	memset(&po, 0, sizeof(po));
 	po.full_ns = ro->full_ns;
 	po.raw = ro->raw;
@@ -161,11 +186,7 @@ static int report_events(const struct report_opts *ro, struct input *in,
 			ret = print_latency(&o, &in[0]);
 		goto out;
 	}
-	for (k = 0; k < ro->ninputs; k++)
-		input_adjust(ro, &ro->inputs[k], in[k].f, &s.adjust[k]);
-	if (ro->align_ts && !ro->raw_ts)
-		align_ts(&s, in, ro->ninputs);
-	if (add_buffers(&s, in, ro->ninputs, cpus))
+	if (stream_start(&s, ro, in, cpus))
 		ret = 1;
 	else
 		report_print_events(&p, &s, in, ro);
@@ -191,7 +212,7 @@ static void open_failed(const struct report_opts *ro, const char *err)
 	size_t len;
 	int k;
 
-	fprintf(stderr, "tdat report: %s", err);
+	fprintf(stderr, "tdat %s: %s", applet(ro), err);
 	for (k = 0; k < ro->ninputs; k++) {
 		path = ro->inputs[k].path;
 		len = strlen(path);
@@ -230,6 +251,59 @@ int report_run(const struct report_opts *ro)
 	else
 		ret = report_events(ro, in, only);
 	inputs_free(in, ro->ninputs);
+	if (only)
+		cpu_set_free(only);
+	return ret;
+}
+
+/* The events of in, as --json would print them, to fn. */
+static int visit_events(const struct report_opts *ro, struct input *in,
+			const struct cpu_set *cpus, report_event_fn fn,
+			void *ctx)
+{
+	struct stream s;
+	int k, ret = 0;
+
+	stream_init(&s, ro);
+	for (k = 0; k < ro->ninputs; k++)
+		if (is_latency(&in[k]))	/* text, no events */
+			return 0;
+	if (stream_start(&s, ro, in, cpus))
+		ret = 1;
+	else
+		ret = report_visit_events(&s, in, fn, ctx, applet(ro));
+	stream_report_progress(&s);
+	stream_tell(&s);
+	if (s.skipped && !ret)
+		ret = 1;
+	stream_free(&s);
+	return ret;
+}
+
+int report_each_event(const struct report_opts *ro, report_event_fn fn,
+		      void *ctx)
+{
+	struct cpu_set cpus, *only = NULL;
+	struct report_opts o = *ro;
+	struct input *in = NULL;
+	char err[600];
+	int ret;
+
+	o.json = 1;
+	o.show = 0;
+	if (o.cpu_list) {
+		if (cpu_set_parse(&cpus, o.cpu_list, err, sizeof(err))) {
+			fprintf(stderr, "tdat %s: %s\n", applet(&o), err);
+			cpu_set_free(&cpus);
+			return 2;
+		}
+		only = &cpus;
+	}
+	if (inputs_open(&in, &o, err, sizeof(err), &ret))
+		open_failed(&o, err);
+	else
+		ret = visit_events(&o, in, only, fn, ctx);
+	inputs_free(in, o.ninputs);
 	if (only)
 		cpu_set_free(only);
 	return ret;
