@@ -69,14 +69,7 @@ void budget_give(uint64_t n);
 void budget_allow_input(uint64_t input_size);
 void budget_forget_input(uint64_t input_size);
 
-/* ---- endian.c ---- */
-
-uint16_t tdat_load16(int big, const void *p);
-uint32_t tdat_load32(int big, const void *p);
-uint64_t tdat_load64(int big, const void *p);
-void tdat_store16(int big, void *p, uint16_t v);
-void tdat_store32(int big, void *p, uint32_t v);
-void tdat_store64(int big, void *p, uint64_t v);
+/* ---- endian.c: tdat_load and tdat_store are in tracedat.h ---- */
 
 /* ---- cursor.c: bounds-checked decoding of bytes that came from a file ---- */
 
@@ -201,7 +194,7 @@ int outdirect_open(struct outfile *o, struct tdat_error *err);
 int outdirect_copy(struct outfile *o, struct tdat_error *err);
 
 /* ---- outreg.c: the names tdat_outputs_discard removes ---- */
-enum { OUTREG_TEMP, OUTREG_PROVISIONAL, OUTREG_UNNAMED };
+enum { OUTREG_TEMP, OUTREG_PROVISIONAL, OUTREG_UNNAMED, OUTREG_TREE };
 /* Every signal blocked in this thread (old gets the mask to restore). */
 void outreg_block(sigset_t *old);
 void outreg_unblock(const sigset_t *old);

@@ -42,4 +42,17 @@ int tdat_outputs_held_fd(const char *name);
 /* The job failed: provisional outputs are removed now. */
 void tdat_outputs_drop(void);
 
+/*
+ * A directory of the caller's that is not final yet (an export's
+ * dataset, built beside its name): tdat_outputs_discard removes it and
+ * all it holds, until tdat_outputs_forget(path) takes it off the list
+ * (once renamed into place, or removed).  0, or -1 out of memory.
+ */
+int tdat_outputs_add_tree(const char *path);
+void tdat_outputs_forget(const char *path);
+/* Remove path and everything under it, a few levels deep at most.
+ * Async-signal-safe: no allocation, only system calls.  0, or -1 with
+ * errno (what could be removed is gone). */
+int tdat_remove_tree(const char *path);
+
 #endif

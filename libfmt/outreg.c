@@ -118,7 +118,9 @@ void tdat_outputs_discard(void)
 
 	/* Unnamed files go with the process; their names are not ours. */
 	for (i = 0; i < nentries; i++)
-		if (entries[i].kind != OUTREG_UNNAMED)
+		if (entries[i].kind == OUTREG_TREE)
+			tdat_remove_tree(entries[i].name);
+		else if (entries[i].kind != OUTREG_UNNAMED)
 			unlink(entries[i].name);
 }
 
@@ -129,7 +131,8 @@ static void settle(int unlink_them)
 	size_t i;
 
 	for (i = nentries; i-- > 0;) {
-		if (entries[i].kind == OUTREG_TEMP)
+		if (entries[i].kind == OUTREG_TEMP ||
+		    entries[i].kind == OUTREG_TREE)
 			continue;
 		if (unlink_them && entries[i].kind == OUTREG_PROVISIONAL)
 			unlink(entries[i].name);
@@ -193,5 +196,25 @@ void tdat_outputs_drop(void)
 
 	outreg_block(&old);
 	settle(1);
+	outreg_unblock(&old);
+}
+
+int tdat_outputs_add_tree(const char *path)
+{
+	sigset_t old;
+	int r;
+
+	outreg_block(&old);
+	r = outreg_add(path, OUTREG_TREE);
+	outreg_unblock(&old);
+	return r;
+}
+
+void tdat_outputs_forget(const char *path)
+{
+	sigset_t old;
+
+	outreg_block(&old);
+	outreg_remove(path);
 	outreg_unblock(&old);
 }

@@ -338,6 +338,14 @@ int tdat_each_format(const struct tdat_file *f, tdat_format_fn fn, void *ctx,
 		     struct tdat_error *err);
 
 /* Byte-order helpers on file data (the one place byte order is decided). */
+/* Loads and stores in the byte order big says (1: big-endian). */
+uint16_t tdat_load16(int big, const void *p);
+uint32_t tdat_load32(int big, const void *p);
+uint64_t tdat_load64(int big, const void *p);
+void tdat_store16(int big, void *p, uint16_t v);
+void tdat_store32(int big, void *p, uint32_t v);
+void tdat_store64(int big, void *p, uint64_t v);
+/* The same in f's byte order. */
 uint16_t tdat_get16(const struct tdat_file *f, const void *p);
 uint32_t tdat_get32(const struct tdat_file *f, const void *p);
 uint64_t tdat_get64(const struct tdat_file *f, const void *p);
