@@ -43,7 +43,7 @@ owners() {
 only_from() {
 	report "$1" | awk -v list="$2" '
 		BEGIN { while ((getline p < list) > 0) ok[p] = 1 }
-		/^ *[^ ].*\[[0-9]+\] [0-9.]+: / {
+		/^ *[^ ].*\[[0-9]+\] +[0-9.]+: / {
 			n++
 			match($0, /-[0-9]+ +\[[0-9]+\]/)
 			pid = substr($0, RSTART + 1, RLENGTH - 1); sub(/ .*/, "", pid)
@@ -123,7 +123,7 @@ expect_exit 0 $TDAT record -q -T -e sched:sched_process_exec -e sched:sched_swit
 	sh -c "cat $T/options/stacktrace >during; ls >/dev/null"
 assert_eq 1 "$(cat during)" "options/stacktrace while recording"
 trace-cmd report -i t.dat 2>/dev/null | awk '
-	/^ *[^ =].*\[[0-9]+\] [0-9.]+: / {
+	/^ *[^ =].*\[[0-9]+\] +[0-9.]+: / {
 		match($0, /\[[0-9]+\]/); cpu = substr($0, RSTART, RLENGTH)
 		if ($0 ~ / kernel_stack: /) {
 			if (!(cpu in open) || !open[cpu]) { print "stack without event: " $0; exit 1 }
