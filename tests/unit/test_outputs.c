@@ -162,6 +162,9 @@ static void signal_leaves_nothing(const char *name, int sig)
 		struct outfile a, b;
 		struct tdat_error err;
 
+		/* as a shell started it, not as nohup left it (an ignored
+		 * signal stays ignored: cmds/signals.c) */
+		signal(sig, SIG_DFL);
 		discard_outputs_on_signals();
 		if (out_open(&a, path_in(dir, "piece.1"), OUT_PROVISIONAL |
 			     OUT_NO_TMPFILE, &err) ||
@@ -185,6 +188,75 @@ static void test_signals(void)
 	signal_leaves_nothing("sigint", SIGINT);
 	signal_leaves_nothing("sigterm", SIGTERM);
 	signal_leaves_nothing("sighup", SIGHUP);
+}
+
+/* dir/t with files and directories three levels deep, dot files too. */
+static const char *make_tree(const char *dir)
+{
+	static const char *const files[] = {
+		"t/meta.json", "t/.hidden", "t/sched/sched_switch.parquet",
+		"t/sched/sched_switch/a.parquet", "t/sched/sched_switch/b.parquet",
+	};
+	static char top[512];
+	size_t i;
+	int fd;
+
+	snprintf(top, sizeof(top), "%s/t", dir);
+	if (mkdir(top, 0700) || mkdir(path_in(dir, "t/sched"), 0755) ||
+	    mkdir(path_in(dir, "t/sched/sched_switch"), 0755) ||
+	    mkdir(path_in(dir, "t/empty"), 0755))
+		return NULL;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		fd = open(path_in(dir, files[i]), O_WRONLY | O_CREAT, 0644);
+		if (fd < 0 || write(fd, "x", 1) != 1 || close(fd))
+			return NULL;
+	}
+	return top;
+}
+
+/* A tree removed whole; a name that is not there is no error. */
+static void test_remove_tree(void)
+{
+	const char *dir = fresh_dir("tree"), *top;
+
+	CU_ASSERT_FATAL(dir != NULL);
+	top = make_tree(dir);
+	CU_ASSERT_FATAL(top != NULL);
+	CU_ASSERT(tdat_remove_tree(top) == 0);
+	CU_ASSERT(count_entries(dir, NULL, 0) == 0);
+	CU_ASSERT(tdat_remove_tree(top) == 0);
+}
+
+/* A registered tree goes on a signal; once forgotten, it stays. */
+static void test_tree_signals(void)
+{
+	const char *dir = fresh_dir("treesig"), *top;
+	int status = 0;
+	pid_t pid;
+
+	CU_ASSERT_FATAL(dir != NULL);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		discard_outputs_on_signals();
+		top = make_tree(dir);
+		if (!top || tdat_outputs_add_tree(top))
+			_exit(3);
+		raise(SIGTERM);
+		_exit(4);
+	}
+	CU_ASSERT_FATAL(waitpid(pid, &status, 0) == pid);
+	CU_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+	CU_ASSERT(count_entries(dir, NULL, 0) == 0);
+	top = make_tree(dir);
+	CU_ASSERT_FATAL(top != NULL);
+	CU_ASSERT(tdat_outputs_add_tree(top) == 0);
+	tdat_outputs_forget(top);
+	tdat_outputs_discard();
+	CU_ASSERT(access(path_in(dir, "t/sched/sched_switch/a.parquet"),
+			 F_OK) == 0);
+	CU_ASSERT(tdat_remove_tree(top) == 0);
 }
 
 /* keep: provisional outputs stay, even through a discard; drop: gone. */
@@ -314,4 +386,6 @@ void suite_outputs(void)
 	CU_add_test(s, "held unnamed until kept", test_unnamed_until_kept);
 	CU_add_test(s, "a FIFO gets the file", test_fifo);
 	CU_add_test(s, "devices and directories refused", test_refused);
+	CU_add_test(s, "a directory tree removed whole", test_remove_tree);
+	CU_add_test(s, "a registered tree goes on a signal", test_tree_signals);
 }
