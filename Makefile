@@ -26,7 +26,7 @@ APPLETS := record report split merge restore convert check-events dump
 # libfmt: the format library, built alone as libfmt.a.  Engines: one
 # folder of convert/ each.  Applets: cmds/, one file each.
 FMT_SRC  := $(wildcard libfmt/*.c)
-ENG_SRC  := $(wildcard convert/*/*.c)
+ENG_SRC  := $(wildcard convert/*/*.c convert/*/*/*.c)
 CMD_SRC  := $(wildcard cmds/*.c)
 MAIN_SRC := multicall/main.c
 UNIT_SRC := $(wildcard tests/unit/*.c)

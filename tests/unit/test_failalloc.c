@@ -45,6 +45,22 @@ static int fail_now(void)
 	return 1;
 }
 
+/* For other suites (test_pqwrite.c): allocation k fails (-1: none
+ * does, only count), until failalloc_disarm(), which gives the count. */
+void failalloc_arm(long k)
+{
+	fail_at = k;
+	counted = 0;
+	armed = 1;
+}
+
+long failalloc_disarm(void)
+{
+	armed = 0;
+	fail_at = -1;
+	return counted;
+}
+
 void *__wrap_malloc(size_t n)
 {
 	return fail_now() ? NULL : __real_malloc(n);

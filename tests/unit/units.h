@@ -13,6 +13,10 @@ const char *fixture(const char *name);
 const char *test_tmpdir(void);
 /* A whole file in memory (the caller frees it), or NULL. */
 uint8_t *slurp_file(const char *path, size_t *len);
+/* test_failalloc.c: allocation number k (from 0) fails, -1 none;
+ * disarm returns how many were made. */
+void failalloc_arm(long k);
+long failalloc_disarm(void);
 
 void suite_bytes(void);
 void suite_bytebuf(void);
@@ -38,4 +42,5 @@ void suite_failalloc(void);
 void suite_outputs(void);
 void suite_tsdiff(void);
 void suite_tepfmt(void);
+void suite_pqwrite(void);
 #endif
