@@ -1,20 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * convert.c - the convert applet: rewrite a trace.dat as v6 or v7, with
- * another compression.  Options follow trace-cmd convert; the work is in
- * convert/copy/ (copy.h).
+ * another compression (options follow trace-cmd convert; the work is in
+ * convert/copy/, copy.h), or export it with --to parquet (convert/parquet/,
+ * parquet.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cmds/cmds.h"
 #include "convert/copy/copy.h"
+#include "convert/parquet/parquet.h"
 #include "cmds/outopts.h"
 #include "cmds/progress.h"
 
 static const char usage[] =
 "usage: tdat convert [-i INPUT] [-o OUTPUT | OUTPUT] [OPTIONS]\n"
+"       tdat convert --to parquet -i INPUT... -o DIR [--level N] [-q]\n"
 "\n"
 "Rewrite a trace.dat as file version 6 or 7, with the compression asked\n"
 "for.  Everything the output version can hold is kept; what v6 cannot\n"
@@ -29,14 +34,36 @@ static const char usage[] =
 "  --chunk-size SIZE      uncompressed bytes per chunk, a multiple of the\n"
 "                         page size; K and M suffixes (default 10 pages)\n"
 "  --threads N            compression threads (default: online CPUs)\n"
+"  --to FORMAT            tracedat (the default), or parquet: a dataset\n"
+"                         directory DIR, one table per event, meta.json;\n"
+"                         several -i, or a directory of .dat files, make\n"
+"                         a fleet dataset (tdat-convert(1))\n"
 "  -q                     no progress line\n"
 "  -h, --help             show this help\n"
 "\n"
 "Compressed chunks are copied as they are when the codec stays the same\n"
 "and neither --level nor another --chunk-size is given.\n";
 
+enum { OPT_TO = OPT_OUTOPTS_END };
+
+static const struct option long_opts[] = {
+	{ "file-version", required_argument, NULL, OPT_VERSION },
+	{ "compression", required_argument, NULL, OPT_COMPRESSION },
+	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "chunk-size", required_argument, NULL, OPT_CHUNK },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+#define MAX_ARGS_IN 1024	/* -i given on the command line */
+
 struct args {
 	const char *in;
+	const char *ins[MAX_ARGS_IN];	/* every -i, for --to parquet */
+	int nin;
+	const char *to;		/* --to, NULL: trace.dat */
 	struct outopts opts;	/* -o, -q and the output options */
 };
 
@@ -46,7 +73,16 @@ static int parse_option(struct args *a, int c, const char *arg)
 
 	switch (c) {
 	case 'i':
+		if (a->nin == MAX_ARGS_IN)
+			return usage_error("more than %d -i", MAX_ARGS_IN);
+		a->ins[a->nin++] = arg;
 		a->in = arg;
+		return 0;
+	case OPT_TO:
+		if (strcmp(arg, "parquet") && strcmp(arg, "tracedat"))
+			return usage_error("--to: \"%s\" is not a format"
+					   " (tracedat or parquet)", arg);
+		a->to = strcmp(arg, "parquet") ? NULL : arg;
 		return 0;
 	default:
 		r = outopt_parse(&a->opts, c, arg);
@@ -60,17 +96,16 @@ static int parse_args(struct args *a, int argc, char **argv)
 
 	memset(a, 0, sizeof(*a));
 	a->in = "trace.dat";
-	a->opts.version = 7;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hi:o:q", outopt_long_opts,
+	while ((c = getopt_long(argc, argv, ":hi:o:q", long_opts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
 			return 1;
 		}
 		if (c == '?' || c == ':')
-			return getopt_error(c, argv, optind, outopt_long_opts);
+			return getopt_error(c, argv, optind, long_opts);
 		r = parse_option(a, c, optarg);
 		if (r)
 			return r;
@@ -84,6 +119,10 @@ static int parse_args(struct args *a, int argc, char **argv)
 	}
 	if (!a->opts.out)
 		return usage_error("no output file given (-o OUTPUT)");
+	if (!a->to && a->nin > 1)
+		return usage_error("one -i only (several go with --to parquet)");
+	if (!a->to && !a->opts.version)
+		a->opts.version = 7;
 	return 0;
 }
 
@@ -115,6 +154,81 @@ static void warn_line(void *ctx, const char *msg)
 	fprintf(stderr, "tdat convert: warning: %s\n", msg);
 }
 
+/* The trace.dat options mean nothing to a dataset. */
+static int parquet_options_ok(const struct args *a)
+{
+	const char *bad = a->opts.version ? "--file-version" :
+			  a->opts.compression ? "--compression" :
+			  a->opts.chunk_size ? "--chunk-size" :
+			  a->opts.threads ? "--threads" : NULL;
+
+	if (bad)
+		return usage_error("%s does not go with --to parquet", bad);
+	return 0;
+}
+
+/* The -i arguments, each directory as the .dat files in it. */
+static int parquet_inputs(struct args *a, char ***list, int *n, int *fleet)
+{
+	struct stat st;
+	int k;
+
+	for (k = 0; k < a->nin; k++) {
+		if (!stat(a->ins[k], &st) && S_ISDIR(st.st_mode)) {
+			*fleet = 1;
+			if (parquet_list_dir(a->ins[k], list, n)) {
+				fprintf(stderr, "tdat convert: %s: %s\n",
+					a->ins[k], strerror(errno));
+				return 1;
+			}
+			continue;
+		}
+		if (!(*list = realloc(*list, (size_t)(*n + 1) * sizeof(char *))) ||
+		    !((*list)[*n] = strdup(a->ins[k]))) {
+			fprintf(stderr, "tdat convert: out of memory\n");
+			return 1;
+		}
+		(*n)++;
+	}
+	if (!*n)
+		return usage_error("no trace.dat file in the input directory");
+	for (k = 0; k < *n; k++)
+		if (same_file((*list)[k], a->opts.out))
+			return usage_error("the output \"%s\" is an input",
+					   a->opts.out);
+	return 0;
+}
+
+static int run_parquet(struct args *a)
+{
+	struct parquet_opts po;
+	struct progress prog;
+	char **list = NULL;
+	int n = 0, r, k;
+
+	if (parquet_options_ok(a))
+		return 2;
+	if (!a->nin)
+		a->ins[a->nin++] = "trace.dat";
+	memset(&po, 0, sizeof(po));
+	r = parquet_inputs(a, &list, &n, &po.fleet);
+	if (!r) {
+		po.inputs = (const char **)list;
+		po.ninputs = n;
+		po.out = a->opts.out;
+		po.level = a->opts.level;
+		progress_start(&prog, a->opts.quiet);
+		po.progress = show_progress;
+		po.progress_ctx = &prog;
+		r = parquet_run(&po);
+		end_progress(&prog);
+	}
+	for (k = 0; k < n; k++)
+		free(list[k]);
+	free(list);
+	return r;
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	struct convert_opts o;
@@ -129,6 +243,8 @@ int cmd_convert(int argc, char **argv)
 	r = parse_args(&a, argc, argv);
 	if (r)
 		return r == 1 ? 0 : r;
+	if (a.to)
+		return run_parquet(&a);
 	memset(&o, 0, sizeof(o));
 	if (pick_codec(&a, &o))
 		return 2;

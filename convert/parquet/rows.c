@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rows.c - each event of the report's stream as a row of its event's
+ * table.  No text is made here (but trace_printk's message): fields are
+ * read where the format says they are, in the file's byte order, with
+ * the rules --json follows (convert/report/fields.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "convert/parquet/parquet_internal.h"
+#include "convert/report/report.h"
+#include "libfmt/tracedat.h"
+
+#define MAX_IDS 65536		/* common_type is 16 bits */
+
+struct rows {
+	struct tables *ts;
+	struct export_input *in;
+	int big;		/* the file's byte order */
+	struct tdat_bytes text;	/* UTF-8 made of trace bytes */
+	struct trace_seq seq;	/* bprint's message */
+	int failed;		/* writing failed: ts->err says why */
+};
+
+static uint64_t load(int big, const uint8_t *p, int n)
+{
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		return tdat_load16(big, p);
+	case 4:
+		return tdat_load32(big, p);
+	}
+	return tdat_load64(big, p);
+}
+
+static int rel_taken(const struct tables *ts, const char *rel)
+{
+	int i;
+
+	for (i = 0; i < ts->n; i++)
+		if (!strcmp(ts->all[i]->rel, rel))
+			return 1;
+	return 0;
+}
+
+/* SYS/EVENT.parquet, or SYS/EVENT/TRACE.parquet in a fleet; a name
+ * made alike by safe_name gets the event id after it. */
+static int table_rel(struct rows *x, const struct tep_event *ev, char *rel,
+		     size_t cap)
+{
+	char sys[128], name[128];
+	int n;
+
+	text_safe_name(sys, sizeof(sys), ev->system);
+	text_safe_name(name, sizeof(name), ev->name);
+	n = snprintf(rel, cap, "%s/%s", sys, name);
+	if (rel_taken(x->ts, rel) || n < 0 || (size_t)n >= cap - 40)
+		snprintf(rel, cap, "%s/%s-%d", sys, name, ev->id);
+	if (stage_mkdir(x->ts->stage, sys) ||
+	    (x->in->fleet && stage_mkdir(x->ts->stage, rel)))
+		return -1;
+	n = (int)strlen(rel);
+	if (x->in->fleet)
+		snprintf(rel + n, cap - (size_t)n, "/%s.parquet", x->in->name);
+	else
+		snprintf(rel + n, cap - (size_t)n, ".parquet");
+	return 0;
+}
+
+static struct table *new_table(struct rows *x, const struct tep_event *ev)
+{
+	struct table_schema s;
+	struct table *t;
+	char rel[600];
+
+	if (table_rel(x, ev, rel, sizeof(rel))) {
+		snprintf(x->ts->err, sizeof(x->ts->err), "%s",
+			 x->ts->stage->err);
+		return NULL;
+	}
+	if (schema_for_event(&s, ev, x->in->fleet)) {
+		snprintf(x->ts->err, sizeof(x->ts->err), "out of memory");
+		return NULL;
+	}
+	t = table_new(x->ts, rel, &s);
+	schema_free(&s);
+	if (!t)
+		return NULL;
+	t->ev = ev;
+	t->id = ev->id;
+	t->system = strdup(ev->system ? ev->system : "");
+	t->name = strdup(ev->name ? ev->name : "");
+	if (!t->system || !t->name) {
+		snprintf(x->ts->err, sizeof(x->ts->err), "out of memory");
+		return NULL;
+	}
+	return t;
+}
+
+static struct table *table_for(struct rows *x, const struct tep_event *ev)
+{
+	struct tables *ts = x->ts;
+	struct table *t;
+	int i;
+
+	if (ev->id < 0 || ev->id >= MAX_IDS) {	/* not from a real file */
+		for (i = 0; i < ts->n; i++)
+			if (ts->all[i]->ev == ev)
+				return ts->all[i];
+		return new_table(x, ev);
+	}
+	if (!ts->by_id && !(ts->by_id = calloc(MAX_IDS, sizeof(*ts->by_id)))) {
+		snprintf(ts->err, sizeof(ts->err), "out of memory");
+		return NULL;
+	}
+	t = ts->by_id[ev->id];
+	if (!t && (t = new_table(x, ev)))
+		ts->by_id[ev->id] = t;
+	return t;
+}
+
+/* Text as UTF-8: ASCII goes as it is, the rest through text_utf8. */
+static void put_text(struct rows *x, struct pq_writer *w, int k,
+		     const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && !((uint8_t)s[i] & 0x80); i++)
+		;
+	if (i == n) {
+		pq_put_bytes(w, k, s, n);
+	} else if (text_utf8(&x->text, s, n)) {
+		x->failed = 1;
+		pq_put_null(w, k);
+	} else {
+		pq_put_bytes(w, k, x->text.data, x->text.len);
+	}
+}
+
+static void put_list(struct rows *x, struct pq_writer *w, int k,
+		     const uint8_t *p, size_t len, int es)
+{
+	size_t i;
+
+	if (len % (size_t)es) {	/* not whole elements: see the man page */
+		pq_put_null(w, k);
+		return;
+	}
+	pq_list_begin(w, k);
+	for (i = 0; i < len; i += (size_t)es)
+		pq_list_add(w, k, load(x->big, p + i, es));
+}
+
+/* Field column k of event e, or null where it lies outside the record. */
+static void put_field(struct rows *x, struct pq_writer *w, int k,
+		      const struct colspec *sp, const struct report_event *e)
+{
+	const uint8_t *data = e->rec->data, *p, *nul;
+	size_t size = (size_t)e->rec->size, start, len;
+
+	if (sp->fixed) {
+		if (sp->offset < 0 || sp->size < 0 ||
+		    (size_t)sp->offset > size ||
+		    (size_t)sp->size > size - (size_t)sp->offset) {
+			pq_put_null(w, k);
+			return;
+		}
+		start = (size_t)sp->offset;
+		len = (size_t)sp->size;
+	} else if (report_field_span(e->tep, sp->f, data, size, &start,
+				     &len)) {
+		pq_put_null(w, k);
+		return;
+	}
+	p = data + start;
+	switch (sp->read) {
+	case READ_INT:
+		pq_put_int(w, k, load(x->big, p, sp->size));
+		break;
+	case READ_TEXT:
+		nul = memchr(p, 0, len);
+		put_text(x, w, k, (const char *)p, nul ? (size_t)(nul - p) :
+							 len);
+		break;
+	case READ_BYTES:
+		pq_put_bytes(w, k, p, len);
+		break;
+	case READ_LIST:
+		put_list(x, w, k, p, len, sp->es);
+		break;
+	}
+}
+
+/* trace_printk's text, as the report's line shows it after the name. */
+static void put_message(struct rows *x, struct pq_writer *w, int k,
+			const struct report_event *e)
+{
+	trace_seq_reset(&x->seq);
+	tep_print_event(e->tep, &x->seq, (struct tep_record *)e->rec, "%s",
+			TEP_PRINT_INFO);
+	trace_seq_terminate(&x->seq);
+	put_text(x, w, k, x->seq.buffer, strlen(x->seq.buffer));
+}
+
+static void put_column(struct rows *x, struct pq_writer *w, int k,
+		       const struct colspec *sp, const struct report_event *e)
+{
+	int64_t missed = e->rec->missed_events;
+
+	switch (sp->src) {
+	case SRC_TRACE:
+		put_text(x, w, k, x->in->name, strlen(x->in->name));
+		break;
+	case SRC_TS:
+		pq_put_int(w, k, e->ts);
+		break;
+	case SRC_CPU:
+		pq_put_int(w, k, (uint64_t)(int64_t)e->rec->cpu);
+		break;
+	case SRC_BUFFER:
+		put_text(x, w, k, e->buffer, strlen(e->buffer));
+		break;
+	case SRC_PID:
+		pq_put_int(w, k, (uint64_t)(int64_t)e->pid);
+		break;
+	case SRC_COMM:
+		put_text(x, w, k, e->comm, strlen(e->comm));
+		break;
+	case SRC_MISSED:	/* -1: some were lost, how many unknown */
+		if (missed)
+			pq_put_int(w, k, (uint64_t)(missed < 0 ? -1 : missed));
+		else
+			pq_put_null(w, k);
+		break;
+	case SRC_FIELD:
+		put_field(x, w, k, sp, e);
+		break;
+	case SRC_MESSAGE:
+		put_message(x, w, k, e);
+		break;
+	}
+}
+
+static void note_time(uint64_t *first, uint64_t *last, uint64_t rows,
+		      uint64_t ts)
+{
+	if (!rows || ts < *first)
+		*first = ts;
+	if (!rows || ts > *last)
+		*last = ts;
+}
+
+static int on_event(void *ctx, const struct report_event *e)
+{
+	struct rows *x = ctx;
+	struct table *t;
+	int k;
+
+	if (!e->event) {	/* --json shows its id only */
+		x->in->unknown++;
+		return 0;
+	}
+	t = table_for(x, e->event);
+	if (!t)
+		return x->failed = -1;
+	for (k = 0; k < t->schema.ncols; k++)
+		put_column(x, t->w, k, &t->schema.spec[k], e);
+	note_time(&t->first_ts, &t->last_ts, t->rows, e->ts);
+	note_time(&x->in->first_ts, &x->in->last_ts, x->in->rows, e->ts);
+	if (x->failed) {
+		snprintf(x->ts->err, sizeof(x->ts->err), "out of memory");
+		return -1;
+	}
+	if (table_end_row(t))
+		return x->failed = -1;
+	x->in->rows++;
+	return 0;
+}
+
+int rows_export(struct tables *ts, struct export_input *in,
+		const struct parquet_opts *o)
+{
+	struct report_opts *ro = calloc(1, sizeof(*ro));
+	struct rows x;
+	int r, k;
+
+	if (!ro) {
+		snprintf(ts->err, sizeof(ts->err), "out of memory");
+		return -1;
+	}
+	memset(&x, 0, sizeof(x));
+	x.ts = ts;
+	x.in = in;
+	x.big = in->big_endian;
+	trace_seq_init(&x.seq);
+	ro->inputs[0].path = in->path;
+	ro->ninputs = 1;
+	ro->applet = "convert";
+	ro->progress = o->progress;
+	ro->progress_ctx = o->progress_ctx;
+	r = report_each_event(ro, on_event, &x);
+	for (k = 0; k < ts->n; k++)	/* report's handles are gone */
+		ts->all[k]->ev = NULL;
+	trace_seq_destroy(&x.seq);
+	tdat_bytes_free(&x.text);
+	free(ro);
+	return x.failed ? -1 : r;
+}

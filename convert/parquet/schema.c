@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * schema.c - an event's table: the row's own columns, then every common
+ * and format field with the Parquet type its C type asks for, as
+ * report --json shows the field (convert/report/fields.c decides).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "convert/parquet/parquet_internal.h"
+#include "convert/report/report.h"
+
+/* The row's own columns; a format field of one of these names (or
+ * "message") is renamed. */
+static const struct {
+	const char *name;
+	enum col_src src;
+	enum pq_kind kind;
+	int bits, is_signed, optional;
+	enum pq_encoding enc;
+} own[] = {
+	{ "trace", SRC_TRACE, PQ_STRING, 0, 0, 0, PQ_ENC_AUTO },
+	{ "timestamp", SRC_TS, PQ_INT, 64, 1, 0, PQ_ENC_DELTA },
+	{ "cpu", SRC_CPU, PQ_INT, 32, 1, 0, PQ_ENC_AUTO },
+	{ "buffer", SRC_BUFFER, PQ_STRING, 0, 0, 0, PQ_ENC_AUTO },
+	{ "pid", SRC_PID, PQ_INT, 32, 1, 0, PQ_ENC_AUTO },
+	{ "comm", SRC_COMM, PQ_STRING, 0, 0, 0, PQ_ENC_AUTO },
+	{ "missed_events", SRC_MISSED, PQ_INT, 64, 1, 1, PQ_ENC_AUTO },
+};
+#define NOWN (int)(sizeof(own) / sizeof(own[0]))
+
+static int int_size(int n)
+{
+	return n == 1 || n == 2 || n == 4 || n == 8;
+}
+
+static int taken(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NOWN; i++)
+		if (!strcmp(own[i].name, name))
+			return 1;
+	return !strcmp(name, "message");
+}
+
+static int is_bprint(const struct tep_event *ev)
+{
+	return ev->system && ev->name && !strcmp(ev->system, "ftrace") &&
+	       !strcmp(ev->name, "bprint");
+}
+
+/* An array whose length each record says (dynamic, or flexible). */
+static void set_variable(struct colspec *sp, struct pq_column *c,
+			 const struct tep_format_field *f, int is_signed)
+{
+	int es = f->elementsize;
+
+	sp->fixed = 0;
+	if (int_size(es) && (es > 1 || is_signed)) {
+		sp->read = READ_LIST;
+		sp->es = es;
+		c->kind = PQ_INT_LIST;
+		c->bits = es * 8;
+	} else {		/* bytes */
+		sp->read = READ_BYTES;
+		c->kind = PQ_BINARY;
+	}
+}
+
+/* How field f is read and typed, as json_put_field shows it. */
+static void classify(struct colspec *sp, struct pq_column *c,
+		     const struct tep_format_field *f)
+{
+	int is_signed = (f->flags & TEP_FIELD_IS_SIGNED) &&
+			!report_field_is_raw_marker(f);
+	int size = f->size, es = f->elementsize;
+
+	sp->f = f;
+	sp->src = SRC_FIELD;
+	sp->offset = f->offset;
+	sp->size = size;
+	sp->fixed = !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
+		    !(size == 0 && (f->flags & TEP_FIELD_IS_ARRAY));
+	c->optional = 1;
+	c->enc = PQ_ENC_AUTO;
+	c->is_signed = is_signed;
+	if (report_field_is_text(f)) {
+		sp->read = READ_TEXT;
+		c->kind = PQ_STRING;
+	} else if (!sp->fixed) {
+		set_variable(sp, c, f, is_signed);
+	} else if (f->flags & TEP_FIELD_IS_ARRAY) {
+		if (!int_size(es) || size % es) {
+			es = 1;
+			c->is_signed = 0;
+		}
+		sp->read = READ_LIST;
+		sp->es = es;
+		c->kind = PQ_INT_LIST;
+		c->bits = es * 8;
+	} else if (int_size(size)) {
+		sp->read = READ_INT;
+		c->kind = PQ_INT;
+		c->bits = size * 8;
+		c->is_signed = is_signed && !(f->flags & TEP_FIELD_IS_POINTER);
+	} else {
+		sp->read = READ_BYTES;
+		c->kind = PQ_BINARY;
+	}
+	sp->is_signed = c->is_signed;
+}
+
+static int grow(struct table_schema *s, int n)
+{
+	s->cols = calloc((size_t)n, sizeof(*s->cols));
+	s->spec = calloc((size_t)n, sizeof(*s->spec));
+	return s->cols && s->spec ? 0 : -1;
+}
+
+/* Column k: field f under its name, or field_NAME when that is taken. */
+static int add_field(struct table_schema *s, const struct tep_format_field *f,
+		     const char *where)
+{
+	int k = s->ncols;
+	size_t n = strlen(f->name) + 16;
+	char *name = malloc(n), *from = malloc(n);
+
+	if (!name || !from) {
+		free(name);
+		free(from);
+		return -1;
+	}
+	snprintf(name, n, "%s%s", taken(f->name) ? "field_" : "", f->name);
+	snprintf(from, n, "%s.%s", where, f->name);
+	s->cols[k].name = name;
+	s->spec[k].from = from;
+	classify(&s->spec[k], &s->cols[k], f);
+	s->ncols++;
+	return 0;
+}
+
+static int add_own(struct table_schema *s, int i)
+{
+	struct pq_column *c = &s->cols[s->ncols];
+
+	c->name = strdup(own[i].name);
+	s->spec[s->ncols].from = strdup(own[i].name);
+	if (!c->name || !s->spec[s->ncols].from)
+		return -1;
+	c->kind = own[i].kind;
+	c->bits = own[i].bits;
+	c->is_signed = own[i].is_signed;
+	c->optional = own[i].optional;
+	c->enc = own[i].enc;
+	s->spec[s->ncols].src = own[i].src;
+	s->ncols++;
+	return 0;
+}
+
+static int count_fields(const struct tep_format_field *f)
+{
+	int n = 0;
+
+	for (; f; f = f->next)
+		n++;
+	return n;
+}
+
+int schema_for_event(struct table_schema *s, const struct tep_event *ev,
+		     int with_trace)
+{
+	const struct tep_format_field *f;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	if (grow(s, NOWN + 1 + count_fields(ev->format.common_fields) +
+		    count_fields(ev->format.fields)))
+		goto fail;
+	for (i = with_trace ? 0 : 1; i < NOWN; i++)
+		if (add_own(s, i))
+			goto fail;
+	for (f = ev->format.common_fields; f; f = f->next)
+		if (add_field(s, f, "common"))
+			goto fail;
+	for (f = ev->format.fields; f; f = f->next)
+		if (add_field(s, f, "fields"))
+			goto fail;
+	if (is_bprint(ev)) {
+		s->cols[s->ncols].name = strdup("message");
+		s->spec[s->ncols].from = strdup("message");
+		if (!s->cols[s->ncols].name || !s->spec[s->ncols].from)
+			goto fail;
+		s->cols[s->ncols].kind = PQ_STRING;
+		s->cols[s->ncols].optional = 1;
+		s->spec[s->ncols++].src = SRC_MESSAGE;
+	}
+	return 0;
+fail:
+	schema_free(s);
+	return -1;
+}
+
+int schema_fixed(struct table_schema *s, const struct pq_column *cols, int n)
+{
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	if (grow(s, n))
+		goto fail;
+	for (i = 0; i < n; i++) {
+		s->cols[i] = cols[i];
+		s->cols[i].name = strdup(cols[i].name);
+		s->spec[i].from = strdup(cols[i].name);
+		s->ncols++;
+		if (!s->cols[i].name || !s->spec[i].from)
+			goto fail;
+	}
+	return 0;
+fail:
+	schema_free(s);
+	return -1;
+}
+
+void schema_free(struct table_schema *s)
+{
+	int i;
+
+	for (i = 0; s->cols && i < s->ncols; i++) {
+		free((char *)s->cols[i].name);
+		free(s->spec[i].from);
+	}
+	free(s->cols);
+	free(s->spec);
+	memset(s, 0, sizeof(*s));
+}
+
+const char *schema_type_name(const struct pq_column *c, char *buf, size_t cap)
+{
+	switch (c->kind) {
+	case PQ_STRING:
+		return "STRING";
+	case PQ_BINARY:
+		return "BINARY";
+	case PQ_INT:
+		snprintf(buf, cap, "%sINT%d", c->is_signed ? "" : "U", c->bits);
+		return buf;
+	case PQ_INT_LIST:
+		snprintf(buf, cap, "LIST<%sINT%d>", c->is_signed ? "" : "U",
+			 c->bits);
+		return buf;
+	}
+	return "?";
+}
