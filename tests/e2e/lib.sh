@@ -179,3 +179,51 @@ tracefs_for_record() {
 	exec 9>/tmp/tdat-tracefs.lock
 	flock -w 300 9 || fail "tracefs lock held for 5 minutes"
 }
+
+# need_parquet_readers: the two independent Parquet readers the Parquet
+# tests check datasets with (DuckDB and hyparquet, tests/tools/parquet/),
+# installed once with `npm ci` from the committed lockfile into
+# build-npm/parquet/ at the top of the tree (ignored), and again only
+# when package.json or the lockfile change (a stamp holds their hash).
+# Sets PQ (tests/tools/parquet: run `node "$PQ/pqcheck.mjs" ...`) and
+# exports TDAT_PARQUET_READERS (where the scripts find the packages).
+# Skips only when the npm registry cannot be reached; any other npm
+# failure fails.
+need_parquet_readers() {
+	local root dir want log rc=0
+
+	root=$(cd "$E2E/../.." && pwd)
+	PQ=$root/tests/tools/parquet
+	dir=$root/build-npm/parquet
+	command -v node >/dev/null && command -v npm >/dev/null ||
+		fail "node and npm are missing (Node.js 20; Debian: apt-get install nodejs npm)"
+	want=$(cat "$PQ/package.json" "$PQ/package-lock.json" | sha256sum | cut -d' ' -f1)
+	mkdir -p "$root/build-npm"
+	# one installer at a time (scripts, or two test runs, at once)
+	exec 8>"$root/build-npm/.lock"
+	flock -w 600 8 || fail "build-npm/.lock held for 10 minutes"
+	if [ "$(cat "$dir/.stamp" 2>/dev/null)" != "$want" ]; then
+		log=$TMPDIR/.npm-ci.log
+		rm -rf "$dir.new"
+		mkdir -p "$dir.new"
+		cp "$PQ/package.json" "$PQ/package-lock.json" "$dir.new/"
+		echo "installing the Parquet readers into $dir (npm ci)"
+		(cd "$dir.new" && npm ci --prefer-offline --no-audit --no-fund \
+			--fetch-retries=1 --loglevel=error) >"$log" 2>&1 || rc=$?
+		if [ $rc -ne 0 ]; then
+			rm -rf "$dir.new"
+			exec 8>&-
+			sed 's/^/    | /' "$log" | tail -n 20 >&2
+			# npm's codes for a registry it cannot reach (DNS, refused,
+			# reset, timeout, no route, proxy) against everything else
+			grep -Eq 'code (ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ESOCKETTIMEDOUT|ENETUNREACH|EHOSTUNREACH|ENETDOWN|ERR_SOCKET_TIMEOUT|ECONNABORTED|EPROTO)|(npm (ERR!|error) network)' "$log" &&
+				skip "the npm registry cannot be reached: npm ci of the Parquet readers (DuckDB, hyparquet) failed as shown above"
+			fail "npm ci of tests/tools/parquet failed (exit $rc), see above"
+		fi
+		echo "$want" >"$dir.new/.stamp"
+		rm -rf "$dir"
+		mv "$dir.new" "$dir"
+	fi
+	exec 8>&-
+	export TDAT_PARQUET_READERS=$dir
+}
