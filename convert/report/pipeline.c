@@ -238,26 +238,145 @@ static void print_serial(struct printer *p, struct stream *s,
 		out_of_memory(p->o);
 }
 
-int report_visit_events(struct stream *s, struct input *in,
+/*
+ * The export's loop (report_each_event).  No text is made from its
+ * events, so it skips what printing needs: the record goes as it is
+ * (report_event_printable makes the padded view for the few printed),
+ * and each id's event and common_pid place, and each pid's comm, are
+ * looked up once.  The comms cannot change on the way: only a plugin
+ * printing an event registers one, and nothing is printed here but
+ * trace_printk's text.  A record too short for its common fields, or
+ * an input with filters or hidden CPUs, goes the printing loop's way.
+ */
+#define COMM_CACHE 4096
+
+struct visit_id {
+	struct tep_event *ev;
+	int pid_off, pid_size;	/* common_pid, or size 0: tep's way */
+	int known;
+};
+
+struct visit {
+	struct visit_id *ids;	/* per input, NO_ID each, on first use */
+	struct {
+		int pid;
+		const char *comm;
+	} comm[COMM_CACHE];
+	struct tep_handle *comm_tep;	/* the cache's input */
+	struct stream_cpu *c;	/* the event being visited */
+	struct input *i;
+	struct tep_record view;	/* report_event_printable's */
+};
+
+static struct visit_id *visit_id(struct visit *vs, struct input *in,
+				 int input, int type)
+{
+	struct visit_id *ids = &vs->ids[(size_t)input * NO_ID], *v;
+	struct tep_format_field *f;
+
+	if (type < 0 || type >= NO_ID)
+		return NULL;
+	v = &ids[type];
+	if (v->known)
+		return v;
+	v->known = 1;
+	v->ev = tep_find_event(in[input].tep, type);
+	f = v->ev ? tep_find_common_field(v->ev, "common_pid") : NULL;
+	if (f && f->offset >= 0 && (f->size == 4 || f->size == 2) &&
+	    !(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		v->pid_off = f->offset;
+		v->pid_size = f->size;
+	}
+	return v;
+}
+
+static const char *visit_comm(struct visit *vs, struct tep_handle *tep,
+			      int pid)
+{
+	unsigned k = (unsigned)pid % COMM_CACHE;
+
+	if (vs->comm_tep != tep) {	/* another input: start again */
+		memset(vs->comm, 0, sizeof(vs->comm));
+		vs->comm_tep = tep;
+	}
+	if (!vs->comm[k].comm || vs->comm[k].pid != pid) {
+		vs->comm[k].pid = pid;
+		vs->comm[k].comm = tep_data_comm_from_pid(tep, pid);
+	}
+	return vs->comm[k].comm;
+}
+
+/* e for c's event, the quick way; 0, or -1 when it must go the
+ * printing loop's way. */
+static int visit_fill(struct visit *vs, struct input *in,
+		      struct stream_cpu *c, struct tep_record *rec,
+		      struct report_event *e)
+{
+	struct input *i = &in[c->input];
+	const uint8_t *d = c->ev.data;
+	struct visit_id *v;
+	int big = tep_is_file_bigendian(i->tep), pid;
+
+	if (i->filtering || c->hidden || c->ev.size < 2)
+		return -1;
+	v = visit_id(vs, in, c->input, tdat_load16(big, d));
+	if (!v || !v->ev || !v->pid_size ||
+	    (uint32_t)(v->pid_off + v->pid_size) > c->ev.size)
+		return -1;
+	pid = v->pid_size == 4 ? (int32_t)tdat_load32(big, d + v->pid_off) :
+				 (int16_t)tdat_load16(big, d + v->pid_off);
+	rec->ts = c->ts;
+	rec->offset = c->page_offset + c->ev.offset;
+	rec->missed_events = c->missed;
+	rec->size = rec->record_size = (int)c->ev.size;
+	rec->cpu = c->cpu;
+	rec->data = (void *)d;
+	e->event = v->ev;
+	e->pid = pid;
+	e->comm = visit_comm(vs, i->tep, pid);
+	return 0;
+}
+
+int report_visit_events(struct stream *s, struct input *in, int ninputs,
 			report_event_fn fn, void *ctx, const char *who)
 {
+	struct visit *vs = calloc(1, sizeof(*vs));
 	struct report_event e;
 	struct event_view v;
 	struct tep_record rec;
 	struct stream_cpu *c;
 	int r = 0;
 
+	if (vs)
+		vs->ids = calloc((size_t)ninputs * NO_ID, sizeof(*vs->ids));
+	if (!vs || !vs->ids) {
+		free(vs);
+		fprintf(stderr, "tdat %s: out of memory\n", who);
+		return 1;
+	}
 	memset(&rec, 0, sizeof(rec));
 	memset(&v, 0, sizeof(v));
-	while (!r && (c = next_kept(s, in, &rec, &v))) {
-		e.tep = v.tep;
-		e.rec = &rec;
-		e.event = tep_find_event_by_record(v.tep, &rec);
-		e.ts = v.ts;
+	v.readable = 1;
+	e.rec = &rec;
+	e.priv = vs;
+	while (!r && (c = stream_peek(s))) {
+		e.tep = in[c->input].tep;
+		e.ts = c->ts;
 		e.input = c->input;
-		e.buffer = v.buffer;
-		e.pid = v.pid;
-		e.comm = v.comm;
+		e.buffer = in[c->input].f->buffers[c->buf].name;
+		if (visit_fill(vs, in, c, &rec, &e)) {
+			if (!(c = next_kept(s, in, &rec, &v)))
+				break;
+			e.tep = v.tep;
+			e.ts = v.ts;
+			e.input = c->input;
+			e.buffer = v.buffer;
+			e.event = tep_find_event_by_record(v.tep, &rec);
+			e.pid = v.pid;
+			e.comm = v.comm;
+		}
+		vs->c = c;
+		vs->i = &in[c->input];
 		r = fn(ctx, &e);
 		stream_advance(s, c);
 	}
@@ -265,7 +384,17 @@ int report_visit_events(struct stream *s, struct input *in,
 		fprintf(stderr, "tdat %s: out of memory\n", who);
 		r = 1;
 	}
+	free(vs->ids);
+	free(vs);
 	return r;
+}
+
+const struct tep_record *report_event_printable(const struct report_event *e)
+{
+	struct visit *vs = e->priv;
+
+	vs->view = *e->rec;
+	return fill_record(&vs->view, vs->c, vs->i) ? &vs->view : NULL;
 }
 
 /* ---- workers ---- */

@@ -25,7 +25,7 @@ void report_print_events(struct printer *p, struct stream *s,
  * fn's non-zero value stops the walk and is returned; 1 when out of
  * memory (said on stderr as "tdat WHO: ...").
  */
-int report_visit_events(struct stream *s, struct input *in,
+int report_visit_events(struct stream *s, struct input *in, int ninputs,
 			report_event_fn fn, void *ctx, const char *who);
 
 /* ---- tep_load.c ---- */

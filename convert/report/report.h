@@ -96,6 +96,7 @@ struct report_event {
 	const char *buffer;		/* "" for the top buffer */
 	int pid;
 	const char *comm;		/* looked up in stream order */
+	void *priv;			/* report's own */
 };
 
 /* Called for each event; non-zero stops the walk and is returned. */
@@ -109,6 +110,14 @@ typedef int (*report_event_fn)(void *ctx, const struct report_event *e);
  */
 int report_each_event(const struct report_opts *ro, report_event_fn fn,
 		      void *ctx);
+/*
+ * e->rec as it may be handed to libtraceevent to print (tep_print_event):
+ * the record itself holds only what it holds, so libtraceevent, which
+ * reads fields where the format says, is given a padded copy where they
+ * run past it (recview.h).  Valid until fn returns; NULL when out of
+ * memory.
+ */
+const struct tep_record *report_event_printable(const struct report_event *e);
 
 /* ---- fields.c: the field rules --json and the exports share ---- */
 

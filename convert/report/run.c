@@ -271,7 +271,8 @@ static int visit_events(const struct report_opts *ro, struct input *in,
 	if (stream_start(&s, ro, in, cpus))
 		ret = 1;
 	else
-		ret = report_visit_events(&s, in, fn, ctx, applet(ro));
+		ret = report_visit_events(&s, in, ro->ninputs, fn, ctx,
+					  applet(ro));
 	stream_report_progress(&s);
 	stream_tell(&s);
 	if (s.skipped && !ret)
