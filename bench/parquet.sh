@@ -80,8 +80,8 @@ if [ -d "$root/build-npm/parquet/node_modules/@duckdb" ]; then
 import { DuckDBInstance } from '@duckdb/node-api';
 const db = await DuckDBInstance.create(':memory:');
 const c = await db.connect();
-const q = \"SELECT regexp_extract(filename, '([^/]+/[^/]+)\\\\.parquet\$', 1) AS event, count(*) \" +
-	\"FROM read_parquet('$tmp/ds/*/*.parquet', union_by_name=true, filename=true) GROUP BY event\";
+const q = \"SELECT regexp_extract(tdat_table, '([^/]+/[^/]+)\\\\.parquet\$', 1) AS event, count(*) \" +
+	\"FROM read_parquet('$tmp/ds/*/*.parquet', union_by_name=true, filename='tdat_table') GROUP BY event\";
 const t = [];
 for (let i = 0; i < 5; i++) {
 	const t0 = process.hrtime.bigint();

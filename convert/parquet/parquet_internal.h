@@ -80,6 +80,8 @@ struct colspec {
 	int offset, size;	/* where, when fixed */
 	int es;			/* READ_LIST element size */
 	int is_signed;
+	int quick;		/* a fixed integer: read without checks when
+				 * the record holds the table's quick_end */
 	char *from;		/* where --json shows it: "fields.pid" */
 };
 
@@ -87,6 +89,7 @@ struct table_schema {
 	struct pq_column *cols;	/* names owned */
 	struct colspec *spec;
 	int ncols;
+	int quick_end;		/* where the last quick field ends */
 };
 
 /* The columns of event ev's table: [trace,] timestamp, cpu, buffer,

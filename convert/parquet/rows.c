@@ -198,8 +198,15 @@ static void put_field(struct rows *x, struct pq_writer *w, int k,
 static void put_message(struct rows *x, struct pq_writer *w, int k,
 			const struct report_event *e)
 {
+	const struct tep_record *rec = report_event_printable(e);
+
+	if (!rec) {
+		x->failed = 1;
+		pq_put_null(w, k);
+		return;
+	}
 	trace_seq_reset(&x->seq);
-	tep_print_event(e->tep, &x->seq, (struct tep_record *)e->rec, "%s",
+	tep_print_event(e->tep, &x->seq, (struct tep_record *)rec, "%s",
 			TEP_PRINT_INFO);
 	trace_seq_terminate(&x->seq);
 	put_text(x, w, k, x->seq.buffer, strlen(x->seq.buffer));
@@ -256,8 +263,9 @@ static void note_time(uint64_t *first, uint64_t *last, uint64_t rows,
 static int on_event(void *ctx, const struct report_event *e)
 {
 	struct rows *x = ctx;
+	const uint8_t *data = e->rec->data;
 	struct table *t;
-	int k;
+	int k, quick;
 
 	if (!e->event) {	/* --json shows its id only */
 		x->in->unknown++;
@@ -266,8 +274,16 @@ static int on_event(void *ctx, const struct report_event *e)
 	t = table_for(x, e->event);
 	if (!t)
 		return x->failed = -1;
-	for (k = 0; k < t->schema.ncols; k++)
-		put_column(x, t->w, k, &t->schema.spec[k], e);
+	quick = e->rec->size >= t->schema.quick_end;
+	for (k = 0; k < t->schema.ncols; k++) {
+		const struct colspec *sp = &t->schema.spec[k];
+
+		if (quick && sp->quick)	/* most fields: a number inside */
+			pq_put_int(t->w, k, load(x->big, data + sp->offset,
+						 sp->size));
+		else
+			put_column(x, t->w, k, sp, e);
+	}
 	note_time(&t->first_ts, &t->last_ts, t->rows, e->ts);
 	note_time(&x->in->first_ts, &x->in->last_ts, x->in->rows, e->ts);
 	if (x->failed) {

@@ -52,9 +52,17 @@ static int export_one(struct stage *st, const struct parquet_opts *o,
 		fprintf(stderr, "tdat convert: %s\n", err.msg);
 		return -1;
 	}
+	/* closed while the events are walked: report holds its own copy
+	 * of the metadata, and one is enough memory */
 	in->big_endian = f->big_endian;
+	tdat_close(f);
 	tables_init(&ts, st, o->level);
 	r = rows_export(&ts, in, o);
+	f = r >= 0 && r != 2 ? tdat_open(in->path, &err) : NULL;
+	if (r >= 0 && r != 2 && !f) {
+		fprintf(stderr, "tdat convert: %s\n", err.msg);
+		r = 2;
+	}
 	if (r >= 0 && r != 2 && (symtabs_write(&ts, f, in, &ncmd, &nsyms) ||
 				 tables_finish(&ts)))
 		r = -1;
@@ -67,7 +75,8 @@ static int export_one(struct stage *st, const struct parquet_opts *o,
 		r = -1;
 	}
 	tables_free(&ts);
-	tdat_close(f);
+	if (f)
+		tdat_close(f);
 	return r == 2 ? -1 : r;
 }
 

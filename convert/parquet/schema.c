@@ -103,6 +103,9 @@ static void classify(struct colspec *sp, struct pq_column *c,
 		sp->read = READ_INT;
 		c->kind = PQ_INT;
 		c->bits = size * 8;
+		/* a dictionary saves little on 1 and 2 bytes that zstd
+		 * does not, and costs a hash a value */
+		c->enc = size <= 2 ? PQ_ENC_PLAIN : PQ_ENC_AUTO;
 		c->is_signed = is_signed && !(f->flags & TEP_FIELD_IS_POINTER);
 	} else {
 		sp->read = READ_BYTES;
@@ -137,6 +140,12 @@ static int add_field(struct table_schema *s, const struct tep_format_field *f,
 	s->spec[k].from = from;
 	classify(&s->spec[k], &s->cols[k], f);
 	s->ncols++;
+	if (s->spec[k].read == READ_INT && s->spec[k].fixed &&
+	    f->offset >= 0 && f->offset < 65536) {
+		s->spec[k].quick = 1;
+		if (f->offset + f->size > s->quick_end)
+			s->quick_end = f->offset + f->size;
+	}
 	return 0;
 }
 

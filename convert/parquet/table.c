@@ -17,8 +17,8 @@
 #include <unistd.h>
 #include "convert/parquet/parquet_internal.h"
 
-#define ROW_GROUP_BYTES (4u << 20)	/* one table's row group */
-#define ALL_TABLES_BYTES (16u << 20)	/* every table's, together */
+#define ROW_GROUP_BYTES (2u << 20)	/* one table's row group */
+#define ALL_TABLES_BYTES (8u << 20)	/* every table's, together */
 #define WRITE_GATHER (256u << 10)	/* writes gathered per write() */
 
 void tables_init(struct tables *ts, struct stage *st, int level)

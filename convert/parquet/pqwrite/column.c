@@ -148,7 +148,7 @@ static inline void put_int_value(struct pq_writer *w, struct pq_col *c,
 	c->nvals++;
 }
 
-static void put_int_slow(struct pq_writer *w, int col, uint64_t v)
+void pq_put_int_slow(struct pq_writer *w, int col, uint64_t v)
 {
 	struct pq_col *c = target_kind(w, col, PQ_INT, PQ_INT, "an integer");
 
@@ -158,33 +158,6 @@ static void put_int_slow(struct pq_writer *w, int col, uint64_t v)
 	if (c->maxdef && put_level(w, c, &c->def, 1))
 		return;
 	put_int_value(w, c, v);
-}
-
-/* Called some 10 times an event: the usual case (an integer column with
- * room) in few instructions, all else in put_int_slow().  8 bytes are
- * stored whatever the width: room for them was checked, and the next
- * value overwrites what lies past len. */
-void pq_put_int(struct pq_writer *w, int col, uint64_t v)
-{
-	struct pq_col *c;
-
-	if ((unsigned)col >= (unsigned)w->live) {
-		put_int_slow(w, col, v);
-		return;
-	}
-	c = &w->cols[col];
-	if (c->kind != PQ_INT || c->vals.cap - c->vals.len < 8 ||
-	    (c->maxdef && c->def.len == c->def.cap)) {
-		put_int_slow(w, col, v);
-		return;
-	}
-	if (c->maxdef)
-		c->def.p[c->def.len++] = 1;
-	v = ((v & c->mask) ^ c->sign) - c->sign;
-	pq_store_le64(c->vals.p + c->vals.len, v);
-	c->vals.len += (size_t)c->width;
-	c->nvals++;
-	c->given++;
 }
 
 void pq_put_bytes(struct pq_writer *w, int col, const void *p, size_t n)

@@ -30,13 +30,17 @@ static uint32_t hash_bytes(const uint8_t *p, size_t n)
 	return (uint32_t)(h >> 32);
 }
 
+/* Its memory; whether the column gave up on dictionaries stays. */
 void pq_dict_free(struct pq_dict *d)
 {
+	int gave_up = d->gave_up;
+
 	free(d->slot);
 	free(d->skey);
 	free(d->key);
 	free(d->hash);
 	memset(d, 0, sizeof(*d));
+	d->gave_up = gave_up;
 }
 
 /* The table doubled, every entry placed again.  The load stays under
@@ -126,6 +130,10 @@ static int build_ints(struct pq_writer *w, struct pq_col *c)
 
 	for (i = 0; i < c->nvals; i++, p += c->width) {
 		v = pq_load_int(c, p);
+		if (i && v == d->key[idx[i - 1]]) {	/* a run: no hashing */
+			idx[i] = idx[i - 1];
+			continue;
+		}
 		for (s = hash_int(v) & d->mask; (e = d->slot[s]);
 		     s = (s + 1) & d->mask)
 			if (d->skey[s] == v)
@@ -146,14 +154,19 @@ static int build_ints(struct pq_writer *w, struct pq_col *c)
 static int build_bytes(struct pq_writer *w, struct pq_col *c)
 {
 	struct pq_dict *d = &c->dict;
-	const uint8_t *p = c->vals.p, *q;
+	const uint8_t *p = c->vals.p, *q, *prev;
 	uint16_t *idx = d->idx;
 	uint32_t n, h, s, e;
 	size_t i;
 	int r;
 
-	for (i = 0; i < c->nvals; i++, p += 4 + n) {
+	for (i = 0, prev = NULL; i < c->nvals; prev = p, p += 4 + n, i++) {
 		n = pq_load_le32(p);
+		if (prev && pq_load_le32(prev) == n &&
+		    !memcmp(prev + 4, p + 4, n)) {	/* a run */
+			idx[i] = idx[i - 1];
+			continue;
+		}
 		h = hash_bytes(p + 4, n);
 		for (s = h & d->mask; (e = d->slot[s]); s = (s + 1) & d->mask) {
 			q = c->vals.p + d->key[e - 1];
@@ -180,7 +193,7 @@ int pq_dict_build(struct pq_writer *w, struct pq_col *c, struct pq_buf *room)
 	struct pq_dict *d = &c->dict;
 	int r;
 
-	if (!c->nvals || c->nvals > SIZE_MAX / 2)
+	if (!c->nvals || c->nvals > SIZE_MAX / 2 || d->gave_up)
 		return 0;
 	room->len = 0;
 	if (pq_buf_reserve(room, c->nvals * 2) || rehash(d, c->width != 0)) {
@@ -193,5 +206,6 @@ int pq_dict_build(struct pq_writer *w, struct pq_col *c, struct pq_buf *room)
 		pq_fail(w, "out of memory");
 	if (r <= 0)
 		pq_dict_free(d);
+	d->gave_up = r == 0;
 	return r;
 }

@@ -93,11 +93,27 @@ static int run_starts(const struct rle_src *s, size_t i, size_t n)
 	return !x;
 }
 
+/* Byte values (levels) equal to the one at i, 8 at a time: a page's
+ * definition levels are mostly one long run. */
+static size_t byte_run(const struct rle_src *s, size_t i, size_t n)
+{
+	uint64_t pattern = 0x0101010101010101ull * s->p[i], w;
+	size_t j = i + 1;
+
+	while (j + 8 <= n && j - i < PQ_RUN_MAX - 8) {
+		memcpy(&w, s->p + j, 8);
+		if (w != pattern)
+			break;
+		j += 8;
+	}
+	return j;
+}
+
 static int put_rle(struct pq_buf *b, const struct rle_src *s, size_t i,
 		   size_t n, int width)
 {
 	uint32_t v = at(s, i);
-	size_t j = i + 1, k;
+	size_t j = s->size == 1 ? byte_run(s, i, n) : i + 1, k;
 	uint8_t val[4];
 
 	while (j < n && j - i < PQ_RUN_MAX && at(s, j) == v)

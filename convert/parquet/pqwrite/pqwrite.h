@@ -81,7 +81,7 @@ int pq_writer_kv(struct pq_writer *w, const char *key, const char *value);
  * list).  The put calls cannot fail: memory trouble is kept and
  * returned by pq_end_row().
  */
-void pq_put_int(struct pq_writer *w, int col, uint64_t v);
+static inline void pq_put_int(struct pq_writer *w, int col, uint64_t v);
 void pq_put_bytes(struct pq_writer *w, int col, const void *p, size_t n);
 void pq_put_null(struct pq_writer *w, int col);
 void pq_list_begin(struct pq_writer *w, int col);
@@ -272,6 +272,8 @@ struct pq_dict {
 	size_t bytes;		/* the dictionary page's PLAIN size */
 	uint16_t *idx;		/* each value's entry, in room the flush
 				 * reuses from chunk to chunk */
+	int gave_up;		/* a chunk's values did not fit one: the
+				 * column's later chunks go PLAIN at once */
 };
 
 struct pq_col {
@@ -388,5 +390,35 @@ int pq_chunk_write(struct pq_writer *w, struct pq_col *c,
 
 /* footer.c: FileMetaData, its length and "PAR1". */
 int pq_footer_write(struct pq_writer *w);
+
+/* column.c: what pq_put_int does when its quick way does not do. */
+void pq_put_int_slow(struct pq_writer *w, int col, uint64_t v);
+
+/* Called some 10 times an event, so inline: the usual case (an integer
+ * column with room) in few instructions, all else pq_put_int_slow().  8
+ * bytes are stored whatever the width: room for them was checked, and
+ * the next value overwrites what lies past len. */
+static inline void pq_put_int(struct pq_writer *w, int col, uint64_t v)
+{
+	struct pq_col *c;
+
+	if ((unsigned)col >= (unsigned)w->live) {
+		pq_put_int_slow(w, col, v);
+		return;
+	}
+	c = &w->cols[col];
+	if (c->kind != PQ_INT || c->vals.cap - c->vals.len < 8 ||
+	    (c->maxdef && c->def.len == c->def.cap)) {
+		pq_put_int_slow(w, col, v);
+		return;
+	}
+	if (c->maxdef)
+		c->def.p[c->def.len++] = 1;
+	v = ((v & c->mask) ^ c->sign) - c->sign;
+	pq_store_le64(c->vals.p + c->vals.len, v);
+	c->vals.len += (size_t)c->width;
+	c->nvals++;
+	c->given++;
+}
 
 #endif
