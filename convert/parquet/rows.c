@@ -20,6 +20,10 @@ struct rows {
 	int big;		/* the file's byte order */
 	struct tdat_bytes text;	/* UTF-8 made of trace bytes */
 	struct trace_seq seq;	/* bprint's message */
+	struct known {		/* a NUL-terminated string seen last, and */
+		const char *s;	/* its length, when it is ASCII (comm and */
+		size_t len;	/* buffer names come back again and again) */
+	} known[3];
 	int failed;		/* writing failed: ts->err says why */
 };
 
@@ -140,6 +144,27 @@ static void put_text(struct rows *x, struct pq_writer *w, int k,
 	}
 }
 
+/* A NUL-terminated string that comes back often, through slot k of
+ * x->known: scanned only when it is not the one seen last. */
+static void put_string(struct rows *x, struct pq_writer *w, int k,
+		       const char *s, int slot)
+{
+	struct known *kn = &x->known[slot];
+	size_t i;
+
+	if (s != kn->s) {
+		for (i = 0; s[i] && !((uint8_t)s[i] & 0x80); i++)
+			;
+		if (s[i]) {	/* not ASCII: made UTF-8 every time */
+			put_text(x, w, k, s, i + strlen(s + i));
+			return;
+		}
+		kn->s = s;
+		kn->len = i;
+	}
+	pq_put_bytes(w, k, s, kn->len);
+}
+
 static void put_list(struct rows *x, struct pq_writer *w, int k,
 		     const uint8_t *p, size_t len, int es)
 {
@@ -219,7 +244,7 @@ static void put_column(struct rows *x, struct pq_writer *w, int k,
 
 	switch (sp->src) {
 	case SRC_TRACE:
-		put_text(x, w, k, x->in->name, strlen(x->in->name));
+		put_string(x, w, k, x->in->name, 0);
 		break;
 	case SRC_TS:
 		pq_put_int(w, k, e->ts);
@@ -228,13 +253,13 @@ static void put_column(struct rows *x, struct pq_writer *w, int k,
 		pq_put_int(w, k, (uint64_t)(int64_t)e->rec->cpu);
 		break;
 	case SRC_BUFFER:
-		put_text(x, w, k, e->buffer, strlen(e->buffer));
+		put_string(x, w, k, e->buffer, 1);
 		break;
 	case SRC_PID:
 		pq_put_int(w, k, (uint64_t)(int64_t)e->pid);
 		break;
 	case SRC_COMM:
-		put_text(x, w, k, e->comm, strlen(e->comm));
+		put_string(x, w, k, e->comm, 2);
 		break;
 	case SRC_MISSED:	/* -1: some were lost, how many unknown */
 		if (missed)

@@ -78,8 +78,10 @@ static void next_page(const struct pq_col *c, const struct chunk *k,
 	size_t e = from->e, v = from->v, b = from->b, n = entries(c), m;
 	uint64_t bits = 0, per, fit;
 
-	if (!def && (c->width || k->mode == PQ_E_RLE_DICT)) {
-		/* No levels, every value the same size: counted at once */
+	if ((!def || (!c->nulls && !rep)) &&
+	    (c->width || k->mode == PQ_E_RLE_DICT)) {
+		/* An entry a value (no levels, or no nulls), every value
+		 * the same size: counted at once */
 		per = value_bits(c, k, NULL);
 		fit = limit / per + (limit % per != 0);
 		m = n - e;

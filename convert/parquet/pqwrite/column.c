@@ -155,6 +155,7 @@ void pq_put_int_slow(struct pq_writer *w, int col, uint64_t v)
 	if (!c)
 		return;
 	c->given++;
+	w->nput++;
 	if (c->maxdef && put_level(w, c, &c->def, 1))
 		return;
 	put_int_value(w, c, v);
@@ -168,6 +169,7 @@ void pq_put_bytes(struct pq_writer *w, int col, const void *p, size_t n)
 	if (!c)
 		return;
 	c->given++;
+	w->nput++;
 	if (n > 0x7fffffff) {
 		pq_fail(w, "column %s: a value of %zu bytes", c->name, n);
 		return;
@@ -190,6 +192,7 @@ void pq_put_null(struct pq_writer *w, int col)
 	if (!c)
 		return;
 	c->given++;
+	w->nput++;
 	if (!c->optional) {
 		pq_fail(w, "column %s: a null in a required column", c->name);
 		return;
@@ -209,6 +212,7 @@ void pq_list_begin(struct pq_writer *w, int col)
 	if (!c)
 		return;
 	c->given++;
+	w->nput++;
 	c->list_row = w->rows + 1;
 	c->list_empty = 1;
 	if (put_level(w, c, &c->rep, 0))

@@ -311,6 +311,8 @@ struct pq_writer {
 	uint64_t off;		/* bytes given to the sink */
 	uint64_t rows;		/* rows ended */
 	uint64_t rg_rows;	/* of them in the open row group */
+	uint64_t nput;		/* values given in the open row group, all
+				 * columns: pq_end_row's quick check */
 	uint32_t nrg;		/* row groups written */
 	size_t held;		/* pq_buffered(), as of the last row */
 	struct pq_buf rgmeta;	/* their RowGroup structs (thrift) */
@@ -419,6 +421,7 @@ static inline void pq_put_int(struct pq_writer *w, int col, uint64_t v)
 	c->vals.len += (size_t)c->width;
 	c->nvals++;
 	c->given++;
+	w->nput++;
 }
 
 #endif

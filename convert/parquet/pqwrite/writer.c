@@ -114,6 +114,27 @@ static int row_error(struct pq_writer *w, const struct pq_col *c)
 		       (unsigned long long)(c->given - w->rg_rows));
 }
 
+/* The column a row got wrong: a value missing, or given twice. */
+static int bad_row(struct pq_writer *w)
+{
+	int i;
+
+	for (i = 0; i < w->ncols; i++)
+		if (w->cols[i].given != w->rg_rows + 1)
+			return row_error(w, &w->cols[i]);
+	return pq_fail(w, "row %llu: values given %llu, wanted %llu",
+		       (unsigned long long)w->rows + 1,
+		       (unsigned long long)w->nput,
+		       (unsigned long long)(w->rg_rows + 1) * (unsigned)w->ncols);
+}
+
+/*
+ * Called after every row, so the check is a count of all values given
+ * (one column given twice and another not at all is caught by
+ * pq_flush's row_open, before anything is written), and the bytes held
+ * are summed for the first 16 rows, then every 16th row, or each row
+ * once 16 more rows of the size so far would reach row_group_bytes.
+ */
 int pq_end_row(struct pq_writer *w)
 {
 	size_t held = 0;
@@ -121,13 +142,15 @@ int pq_end_row(struct pq_writer *w)
 
 	if (!w->live)
 		return w->failed ? -1 : pq_fail(w, "the file is finished");
-	for (i = 0; i < w->ncols; i++) {
-		if (w->cols[i].given != w->rg_rows + 1)
-			return row_error(w, &w->cols[i]);
-		held += pq_col_bytes(&w->cols[i]);
-	}
+	if (w->nput != (w->rg_rows + 1) * (uint64_t)w->ncols)
+		return bad_row(w);
 	w->rg_rows++;
 	w->rows++;
+	if (w->rg_rows > 16 && w->rg_rows % 16 &&
+	    w->held + w->held / w->rg_rows * 17 < w->row_group_bytes)
+		return 0;
+	for (i = 0; i < w->ncols; i++)
+		held += pq_col_bytes(&w->cols[i]);
 	w->held = held;
 	return held >= w->row_group_bytes ? pq_flush(w) : 0;
 }
@@ -207,6 +230,7 @@ int pq_flush(struct pq_writer *w)
 		pq_col_reset(&w->cols[i]);
 	w->held = 0;
 	w->rg_rows = 0;
+	w->nput = 0;
 	w->nrg++;
 	return 0;
 }
