@@ -51,11 +51,32 @@ pqcheck() {
 	checks=()
 }
 
+# Made here, as 49-guest-timeshift makes them: a guest whose TIME_SHIFT
+# moves its timestamps (two samples per CPU), and a big-endian variant
+# with 4-byte longs of a fixture (tests/tools/mkvariant).
+tools=$(dirname "$TDAT")/tools
+python3 - <<'PY'
+import struct
+s = [(534000000000, 1000, 1), (535500000000, 2000000, 1)]
+b = struct.pack('<QII', 0x385D95BCB43E1719, 1, 2)
+for c in range(2):
+    b += struct.pack('<I', 2)
+    for k in range(3):
+        b += struct.pack('<2q', *[x[k] for x in s])
+open('shift.bin', 'wb').write(b)
+PY
+"$tools/mkodd" --add-option-file 12 shift.bin "$FIX/v7-zstd-sched-irq.dat" made-guest.dat ||
+	fail "mkodd could not make a guest"
+"$tools/mkvariant" --big-endian --long4 "$FIX/v6-sched-irq.dat" made-be-long4.dat ||
+	fail "mkvariant could not make a big-endian variant"
+
 step "convert --to parquet every fixture"
 n=0
-for f in "$FIX"/*.dat "$FIX"/external/*.dat "$FIX"/tc291/*.dat "$FIX"/crashed/restored.dat; do
+for f in "$FIX"/*.dat "$FIX"/external/*.dat "$FIX"/tc291/*.dat "$FIX"/crashed/restored.dat \
+	 "$PWD"/made-*.dat; do
 	n=$((n + 1))
 	d=${f#"$FIX"/}
+	d=${d#"$PWD"/}
 	d=${d%.dat}
 	d=${d//\//_}
 	expect_exit 0 $TDAT convert --to parquet -i "$f" -o "pq.$d"
