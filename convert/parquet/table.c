@@ -26,7 +26,7 @@ void tables_init(struct tables *ts, struct stage *st, int level)
 	memset(ts, 0, sizeof(*ts));
 	ts->stage = st;
 	ts->budget = ALL_TABLES_BYTES;
-	ts->level = level ? level : 3;
+	ts->level = level ? level : 1;
 }
 
 /* The first failure is the one said: a sink's error, not the writer's
