@@ -33,8 +33,17 @@ struct symtab {
 	int failed;
 };
 
+/* Text as UTF-8: ASCII as it is, the rest through text_utf8. */
 static void put_str(struct symtab *x, const char *s, size_t n)
 {
+	size_t i;
+
+	for (i = 0; i < n && !((uint8_t)s[i] & 0x80); i++)
+		;
+	if (i == n) {
+		pq_put_bytes(x->t->w, x->k++, s, n);
+		return;
+	}
 	if (text_utf8(&x->text, s, n))
 		x->failed = 1;
 	pq_put_bytes(x->t->w, x->k++, x->text.data, x->text.len);
