@@ -117,7 +117,10 @@ export async function check(opt) {
 			let o;
 			try { o = parseJson(l); }
 			catch (e) { throw new Error(`${reportPath} line ${k + 1}: ${oneLine(e)}`); }
-			if (!(o instanceof Map) || !(o.get('common') instanceof Map) || !(o.get('fields') instanceof Map))
+			// an id no format names: {"type":N,"system":null,...}, no "common"
+			const unknown = o instanceof Map && o.get('system') === null && o.has('type');
+			if (!(o instanceof Map) || (!unknown && !(o.get('common') instanceof Map)) ||
+			    !(o.get('fields') instanceof Map))
 				throw new Error(`${reportPath} line ${k + 1}: not an event object of report --json`);
 			if (o.has('file'))
 				throw new Error(`${reportPath} line ${k + 1}: has "file": give the report of one input`);
