@@ -119,6 +119,11 @@ static int parse_args(int argc, char **argv, struct dump_opts *o)
 	return 0;
 }
 
+static void warn_line(const char *msg)
+{
+	fprintf(stderr, "tdat dump: warning: %s\n", msg);
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	struct dump_opts o;
@@ -133,6 +138,7 @@ int cmd_dump(int argc, char **argv)
 	progress_start(&prog, 0);
 	o.progress = show_progress;
 	o.progress_ctx = &prog;
+	o.warn = warn_line;
 	r = dump_run(&o, &err);
 	end_progress(&prog);
 	return r ? job_failed(&err, &o.path, 1) : 0;

@@ -79,3 +79,12 @@ int tdat_opt_tsc2nsec(const struct tdat_file *f, struct tdat_tsc2nsec *t)
 	t->offset = tdat_get64(f, o->data + 8);
 	return 1;
 }
+
+int tdat_cpucount_payload(int big, const void *data, uint32_t size,
+			  uint32_t *n)
+{
+	if (size < 4)
+		return 0;
+	*n = tdat_load32(big, data);
+	return *n <= TDAT_MAX_CPUS;
+}

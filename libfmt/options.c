@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* options.c - option lists of both versions, and the buffers they describe. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "libfmt/internal.h"
@@ -86,6 +87,35 @@ static int v6_buffer_option(struct tdat_file *f, const uint8_t *d,
 	return 0;
 }
 
+/*
+ * A CPUCOUNT option (id) sets the CPU count, as in trace-cmd, when it
+ * holds one.  One that holds none is only said (a note) and kept as
+ * bytes: gpuvis's patched trace-cmd stored a pid/tgid table under this
+ * id, and the count is in v6's header, in v7's BUFFER options.  -1 out
+ * of memory.
+ */
+static int cpucount_option(struct tdat_file *f, uint16_t id,
+			   const uint8_t *d, uint32_t size, uint64_t off)
+{
+	char what[200];
+	uint32_t n;
+
+	if (id != TDAT_OPT_CPUCOUNT || size < 4)
+		return 0;
+	if (tdat_cpucount_payload(f->big_endian, d, size, &n)) {
+		f->cpu_count = n;
+		return 0;
+	}
+	if (f->version < 7)
+		snprintf(what, sizeof(what), "option CPUCOUNT (8) of %u bytes"
+			 " holds no CPU count (it says %u): ignored, the"
+			 " header's %u CPUs are read", size, n, f->cpu_count);
+	else
+		snprintf(what, sizeof(what), "option CPUCOUNT (8) of %u bytes"
+			 " holds no CPU count (it says %u): ignored", size, n);
+	return file_note(f, off, what);
+}
+
 int options_parse_v6(struct tdat_file *f, uint64_t *pos,
 		     struct tdat_error *err)
 {
@@ -109,14 +139,12 @@ int options_parse_v6(struct tdat_file *f, uint64_t *pos,
 				  "option data", err))
 			return -1;
 		size = (uint32_t)data.len;
-		if (id == TDAT_OPT_BUFFER) {
+		if (id == TDAT_OPT_BUFFER)
 			r = v6_buffer_option(f, data.data, size, *pos + 6, err);
-		} else {
-			if (id == TDAT_OPT_CPUCOUNT && size >= 4)
-				f->cpu_count = tdat_get32(f, data.data);
-			r = options_add(f, id, size, data.data) ?
+		else
+			r = cpucount_option(f, id, data.data, size, *pos + 6) ||
+			    options_add(f, id, size, data.data) ?
 			    oom(f, *pos, err) : 0;
-		}
 		tdat_blob_free(&data);
 		if (r)
 			return -1;
@@ -251,21 +279,19 @@ static int v7_option(struct tdat_file *f, uint16_t id, const uint8_t *d,
 	if (id == TDAT_OPT_BUFFER || id == TDAT_OPT_BUFFER_TEXT)
 		return v7_buffer_option(f, d, size, off,
 					id == TDAT_OPT_BUFFER_TEXT, err);
-	if (id == TDAT_OPT_CPUCOUNT && size >= 4) {
-		uint32_t n = tdat_get32(f, d);
+	if (id == TDAT_OPT_CPUCOUNT && size >= 4 && structural) {
+		uint32_t n;
 
-		/* As for v6: writers size CPU tables by it.  Checked
-		 * before it is kept: a tolerant open goes on without it. */
-		if (n > 65536)
+		/* Ours: writers size CPU tables by it. */
+		if (!tdat_cpucount_payload(f->big_endian, d, size, &n))
 			return tdat_fail(err, f->path, off, "CPUCOUNT %u is not"
 					 " plausible", n);
 		f->cpu_count = n;
-		if (structural) {
-			f->has_cpucount = 1;
-			return 0;
-		}
+		f->has_cpucount = 1;
+		return 0;
 	}
-	return options_add(f, id, size, d) ? oom(f, off, err) : 0;
+	return cpucount_option(f, id, d, size, off) ||
+	       options_add(f, id, size, d) ? oom(f, off, err) : 0;
 }
 
 int options_parse_v7(struct tdat_file *f, const uint8_t *body, size_t len,

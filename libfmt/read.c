@@ -212,9 +212,6 @@ int read_v6_head(struct tdat_file *f, uint64_t *pos, int strict,
 		if (options_parse_v6(f, pos, err))
 			return -1;
 	}
-	if (f->cpu_count > 65536)
-		return tdat_fail(err, f->path, *pos, "CPUCOUNT %u is not"
-				 " plausible", f->cpu_count);
 	return 0;
 }
 

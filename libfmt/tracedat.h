@@ -287,6 +287,15 @@ int tdat_opt_string(const struct tdat_file *f, uint16_t id, const char **s);
 int tdat_opt_clock(const struct tdat_file *f, char *buf, size_t cap);
 /* DATE (microseconds) and OFFSET (nanoseconds): numbers kept as text. */
 int tdat_opt_number(const struct tdat_file *f, uint16_t id, long long *v);
+/*
+ * A CPUCOUNT payload as readers take it: 1 with the count in *n, 0 when
+ * it holds none (*n then has what its first 4 bytes say, if it has 4):
+ * shorter than 4 bytes, or more than TDAT_MAX_CPUS (gpuvis's patched
+ * trace-cmd stored a pid/tgid table under that id).
+ */
+#define TDAT_MAX_CPUS 65536
+int tdat_cpucount_payload(int big, const void *data, uint32_t size,
+			  uint32_t *n);
 /* CPUCOUNT (u32) and TRACEID (u64). */
 int tdat_opt_u32(const struct tdat_file *f, uint16_t id, uint32_t *v);
 int tdat_opt_u64(const struct tdat_file *f, uint16_t id, uint64_t *v);

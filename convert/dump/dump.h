@@ -32,6 +32,9 @@ struct dump_opts {
 	/* -v: stored trace data read so far, now and then; may be NULL. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* What the walk went past and the file still reads without (one
+	 * line, "FILE: offset N: what"); may be NULL. */
+	void (*warn)(const char *msg);
 };
 
 /*

@@ -76,6 +76,11 @@ int dump_kallsyms(struct dump *d, struct dsrc *s);
 int dump_printk(struct dump *d, struct dsrc *s);
 int dump_cmdlines(struct dump *d, struct dsrc *s);
 
+/* options.c: 1 with *n when option id is a CPUCOUNT that holds a
+ * count; one that holds none is said in a warning. */
+int dump_cpucount(struct dump *d, uint16_t id, const uint8_t *data,
+		  uint32_t size, uint64_t at, uint32_t *n);
+
 /* guestopts.c: the payloads of TIME_SHIFT, GUEST and TSC2NSEC. */
 void dump_time_shift(const struct dump *d, const uint8_t *p, uint32_t size);
 void dump_guest(const struct dump *d, const uint8_t *p, uint32_t size);

@@ -138,3 +138,19 @@ int dump_option(struct dump *d, uint16_t id, const uint8_t *data,
 	payload(d, id, data, size);
 	return 0;
 }
+
+int dump_cpucount(struct dump *d, uint16_t id, const uint8_t *data,
+		  uint32_t size, uint64_t at, uint32_t *n)
+{
+	struct tdat_error e;
+
+	if (id != TDAT_OPT_CPUCOUNT || size < 4)
+		return 0;
+	if (tdat_cpucount_payload(d->big, data, size, n))
+		return 1;
+	tdat_fail(&e, d->path, at, "option CPUCOUNT (8) of %u bytes holds no"
+		  " CPU count (it says %u): ignored", size, *n);
+	if (d->o->warn)
+		d->o->warn(e.msg);
+	return 0;
+}

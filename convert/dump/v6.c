@@ -8,7 +8,7 @@
 static int options(struct dump *d, struct dsrc *s)
 {
 	uint16_t id;
-	uint32_t size;
+	uint32_t size, n;
 	uint8_t *data;
 	uint64_t at;
 	int count = 0;
@@ -30,8 +30,8 @@ static int options(struct dump *d, struct dsrc *s)
 		}
 		data[size] = 0;
 		dump_option(d, id, data, size, at);
-		if (id == TDAT_OPT_CPUCOUNT && size >= 4)
-			d->facts.cpus = d_get32(d, data);
+		if (dump_cpucount(d, id, data, size, at + 6, &n))
+			d->facts.cpus = n;
 		free(data);
 		count++;
 	}

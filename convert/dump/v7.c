@@ -221,7 +221,7 @@ static int options_section(struct dump *d, uint64_t off, uint64_t *next,
 	struct dsrc s;
 	uint8_t *owned, *data;
 	uint16_t id;
-	uint32_t size;
+	uint32_t size, n;
 	uint64_t at, end;
 	int r = 0;
 
@@ -255,9 +255,10 @@ static int options_section(struct dump *d, uint64_t off, uint64_t *next,
 		if (id >= TDAT_META_FIRST && id < TDAT_META_FIRST +
 		    TDAT_META_V6_COUNT && size >= 8)
 			meta[id - TDAT_META_FIRST] = d_get64(d, data);
-		if (id == TDAT_OPT_CPUCOUNT && size >= 4 &&
-		    d_get32(d, data) > d->facts.cpus)
-			d->facts.cpus = d_get32(d, data);
+		if (dump_cpucount(d, id, data, size, s.mem ? at : at + 6,
+				  &n) &&
+		    n > d->facts.cpus)
+			d->facts.cpus = n;
 		if (id == TDAT_OPT_DONE) {
 			*next = size >= 8 ? d_get64(d, data) : 0;
 			free(data);

@@ -139,13 +139,18 @@ nomem:
 	return tdat_fail_nooff(w->err, w->file, "out of memory");
 }
 
-/* A CPUCOUNT among the user options says the largest count. */
+/* A CPUCOUNT among the user options says the largest count (one that
+ * holds no count, such as gpuvis's pid table, is kept as it is). */
 void fix_cpucount_option(struct tdat_file *m)
 {
+	struct tdat_option *o;
+	uint32_t n;
 	int i;
 
-	for (i = 0; i < m->noptions; i++)
-		if (m->options[i].id == TDAT_OPT_CPUCOUNT &&
-		    m->options[i].size >= 4)
-			tdat_put32(m, m->options[i].data, m->cpu_count);
+	for (i = 0; i < m->noptions; i++) {
+		o = &m->options[i];
+		if (o->id == TDAT_OPT_CPUCOUNT &&
+		    tdat_cpucount_payload(m->big_endian, o->data, o->size, &n))
+			tdat_put32(m, o->data, m->cpu_count);
+	}
 }

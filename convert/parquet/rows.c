@@ -340,6 +340,7 @@ int rows_export(struct tables *ts, struct export_input *in,
 	ro->inputs[0].path = in->path;
 	ro->ninputs = 1;
 	ro->applet = "convert";
+	ro->lazy_kallsyms = 1;	/* only bprint's message needs them */
 	ro->progress = o->progress;
 	ro->progress_ctx = o->progress_ctx;
 	r = report_each_event(ro, on_event, &x);

@@ -148,8 +148,10 @@ static int open_one(struct input *in, const struct report_opts *ro, int k,
 	*status = 1;
 	in->f = tdat_open(in->path, &e);
 	if (in->f)
-		in->tep = tep_from_file(in->f, !ro->no_plugins, &in->plugins,
+		in->tep = (ro->lazy_kallsyms ? tep_from_file_nosyms :
+			   tep_from_file)(in->f, !ro->no_plugins, &in->plugins,
 					&in->trial, &e);
+	in->syms_later = ro->lazy_kallsyms;
 	if (!in->f || !in->tep) {
 		snprintf(err, cap, "%s", e.msg);
 		return -1;

@@ -28,6 +28,8 @@ struct input {
 	struct fgraph fg;	/* its function_graph events */
 	int fg_on;		/* printed as trace-cmd does (not -N, -R,
 				 * --json) */
+	int syms_later;		/* its handle has no kallsyms yet
+				 * (report_opts.lazy_kallsyms) */
 };
 
 /*

@@ -392,6 +392,13 @@ int report_visit_events(struct stream *s, struct input *in, int ninputs,
 const struct tep_record *report_event_printable(const struct report_event *e)
 {
 	struct visit *vs = e->priv;
+	struct tdat_error err;
+
+	/* an export loads them only now (report_opts.lazy_kallsyms); a
+	 * part report would not have opened prints addresses */
+	if (vs->i->syms_later)
+		tep_add_kallsyms(vs->i->tep, vs->i->f, &err);
+	vs->i->syms_later = 0;
 
 	vs->view = *e->rec;
 	return fill_record(&vs->view, vs->c, vs->i) ? &vs->view : NULL;

@@ -28,15 +28,6 @@ void report_print_events(struct printer *p, struct stream *s,
 int report_visit_events(struct stream *s, struct input *in, int ninputs,
 			report_event_fn fn, void *ctx, const char *who);
 
-/* ---- tep_load.c ---- */
-
-/* tep_from_file() without kallsyms, for worker handles (ksyms.c). */
-struct tep_handle *tep_from_file_nosyms(const struct tdat_file *f,
-					int load_plugins,
-					struct tep_plugin_list **plugins,
-					struct tepfmt_trial *trial,
-					struct tdat_error *err);
-
 /* ---- ksyms.c ---- */
 
 /* Functions of a worker handle resolved through a main handle that

@@ -71,6 +71,9 @@ struct report_opts {
 	int json;		/* --json */
 	const char *applet;	/* who speaks in messages: "report" when
 				 * NULL ("convert" for an export) */
+	int lazy_kallsyms;	/* an export: kallsyms loaded into an input's
+				 * handle only when one of its events is
+				 * printed (report_event_printable) */
 	/* Stored trace data read so far, now and then; may be NULL. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;

@@ -26,6 +26,16 @@ struct tep_handle *tep_from_file(const struct tdat_file *f, int load_plugins,
 				 struct tep_plugin_list **plugins,
 				 struct tepfmt_trial *trial,
 				 struct tdat_error *err);
+/* The same without kallsyms: worker handles (ksyms.c), and an export's
+ * (report_opts.lazy_kallsyms), which tep_add_kallsyms completes when an
+ * event is printed. */
+struct tep_handle *tep_from_file_nosyms(const struct tdat_file *f,
+					int load_plugins,
+					struct tep_plugin_list **plugins,
+					struct tepfmt_trial *trial,
+					struct tdat_error *err);
+int tep_add_kallsyms(struct tep_handle *tep, const struct tdat_file *f,
+		     struct tdat_error *err);
 
 /* ---- stream.c ---- */
 

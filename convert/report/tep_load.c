@@ -124,3 +124,9 @@ struct tep_handle *tep_from_file_nosyms(const struct tdat_file *f,
 {
 	return build(f, load_plugins, 0, plugins, trial, err);
 }
+
+int tep_add_kallsyms(struct tep_handle *tep, const struct tdat_file *f,
+		     struct tdat_error *err)
+{
+	return load_text(tep, f, TDAT_META_KALLSYMS, err);
+}

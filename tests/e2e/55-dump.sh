@@ -15,7 +15,9 @@ PARTS="--summary --head-page --head-event --ftrace-events --systems
 step "every part option on every fixture, as trace-cmd dump prints it"
 for f in "$FIX"/*.dat "$FIX"/external/*.dat "$FIX"/truncated/*.dat \
 	 "$FIX"/crashed/restored.dat; do
-	case $f in *zlib*) continue ;; esac
+	# (gpuvis_amdgpu.dat: trace-cmd cannot read it, 29-external.sh
+	# compares its dump with trace-cmd's of a copy it can read)
+	case $f in *zlib*|*/gpuvis_amdgpu.dat) continue ;; esac
 	for o in $PARTS; do
 		expect_exit 0,1 "$TDAT" dump -i "$f" $o
 		assert_oracle "$OUT" trace-cmd dump -i "$f" $o

@@ -149,4 +149,15 @@ rm -rf out
 expect_exit 0 $TDAT convert --to parquet -i in/kinmax.dat -i in2/kinmax.dat -o out
 fleet_check out 2
 assert_eq 2 "$(cut -f1 traces.txt | LC_ALL=C sort -u | wc -l)" "names made unique"
+step "trace_printk: each bprint row's message is the text report's"
+for f in "$FIX"/external/lisa_example_rtapp.dat "$FIX"/external/samarxie_android.dat; do
+	rm -rf out
+	expect_exit 0 $TDAT convert --to parquet -i "$f" -o out
+	node "$PQ/pqsql.mjs" "SELECT message FROM 'out/ftrace/bprint.parquet'" >got.txt ||
+		fail "$f: no bprint table"
+	$TDAT report -i "$f" 2>/dev/null | sed -n 's/^.* bprint: *//p' >want.txt
+	[ -s want.txt ] || fail "$f: no bprint line in the report"
+	assert_same want.txt got.txt
+done
+
 echo "$n fixtures and 3 fleets: both readers read every table as tdat reports it"

@@ -423,6 +423,32 @@ static void test_v7_restored(void)
 
 /* ---- broken files ---- */
 
+/*
+ * gpuvis's patched trace-cmd stored a 1047-byte pid/tgid table under
+ * option id 8 (trace-cmd's CPUCOUNT): one note, the header's 4 CPUs, the
+ * option kept as it is.
+ */
+static void test_v6_foreign_cpucount(void)
+{
+	struct tdat_file *f = open_fixture("external/gpuvis_amdgpu.dat");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(f->cpu_count, 4);
+	CU_ASSERT_EQUAL(tdat_cpus(f), 4);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tdat_note(f, 0));
+	CU_ASSERT_PTR_NOT_NULL(strstr(tdat_note(f, 0), "offset 5943655: option"
+				      " CPUCOUNT (8) of 1047 bytes holds no CPU"
+				      " count"));
+	CU_ASSERT_PTR_NULL(tdat_note(f, 1));
+	CU_ASSERT_EQUAL_FATAL(f->noptions, 7);
+	CU_ASSERT_EQUAL(f->options[0].id, TDAT_OPT_CPUCOUNT);
+	CU_ASSERT_EQUAL(f->options[0].size, 1047);
+	CU_ASSERT_EQUAL(memcmp(f->options[0].data, "25412 20337\n", 12), 0);
+	CU_ASSERT_EQUAL_FATAL(f->nbuffers, 1);
+	CU_ASSERT_EQUAL(f->buffers[0].ncpus, 4);
+	tdat_close(f);
+}
+
 static char *tmpfile_path(const char *name)
 {
 	static char path[4][512];
@@ -653,6 +679,7 @@ void suite_read(void)
 	CU_add_test(s, "v6", test_v6);
 	CU_add_test(s, "v6 global clock", test_v6_clock);
 	CU_add_test(s, "v6 instances", test_v6_instances);
+	CU_add_test(s, "v6 CPUCOUNT holding no count", test_v6_foreign_cpucount);
 	CU_add_test(s, "v7 none", test_v7_none);
 	CU_add_test(s, "v7 zstd by 3.1.6 (sizes 4 short)", test_v7_zstd_316);
 	CU_add_test(s, "v7 zstd by 3.4 (exact sizes)", test_v7_zstd_34);
