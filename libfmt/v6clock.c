@@ -8,10 +8,16 @@
  * A record that is not exactly "[clock]" is kept verbatim in a section of
  * tdat's own (TDAT_SECTION_V6_CLOCKS) among the file's unknown sections,
  * which every engine carries from input to output, so that a v6 output
- * gets the same bytes back (v6 -> v7 -> v6 included).  trace-cmd reaches
- * sections through options only, so it never sees it.  Its body: for
- * each buffer with such a record, the buffer's name and a NUL, a u32
- * length, the record's text (file byte order).
+ * gets the same bytes back (v6 -> v7 -> v6 included).  So is the record
+ * of a top buffer without data (v7 leaves such a buffer out, and with it
+ * its clock) when the TRACECLOCK option does not name that clock:
+ * trace-cmd 2.9.1's agent files say "[tsc2nsec]" there.  trace-cmd
+ * reaches sections through options only, so it never sees it.  Its
+ * body: for each buffer with such a record, the buffer's name and a
+ * NUL, a u32 length, the record's text (file byte order).
+ *
+ * Without a TRACECLOCK option there may be no record at all (2014-era
+ * files): see record_fits.  The v6 writer then writes none either.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,17 +41,70 @@ static int bracketed(const char *text, size_t len, char *buf, size_t cap)
 	return 0;
 }
 
+/* Where b's first CPU data starts (the file's end when none has any). */
+static uint64_t first_data(const struct tdat_file *f,
+			  const struct tdat_buffer *b)
+{
+	uint64_t at = f->file_size;
+	int i;
+
+	for (i = 0; i < b->ncpus; i++)
+		if (b->cpus[i].size && b->cpus[i].offset < at)
+			at = b->cpus[i].offset;
+	return at;
+}
+
+/*
+ * Without a TRACECLOCK option trace-cmd reads no clock record, and some
+ * files have none: 2014-era ones whose CPU table ends where the first
+ * CPU's data starts.  Others (trace-cmd 3.4's split pieces) still have
+ * one.  So a record is taken only when one fits before the data.
+ */
+static int record_fits(const struct tdat_file *f, const struct tdat_buffer *b,
+		       uint64_t off)
+{
+	uint64_t end = first_data(f, b);
+	uint8_t lb[8];
+	struct tdat_error ignored;
+
+	if (off > end || end - off < 8 ||
+	    fio_read_at(f, off, lb, 8, "clock record", &ignored))
+		return 0;
+	return tdat_get64(f, lb) <= end - off - 8 &&
+	       tdat_get64(f, lb) <= V6_CLOCK_MAX;
+}
+
+/*
+ * What no output would give back is kept (see the top): a record that is
+ * not exactly "[clock]", and a data-less top buffer's one unless the
+ * TRACECLOCK option names its clock (v7 leaves such a buffer out).
+ */
+static int keep_record(const struct tdat_file *f, const struct tdat_buffer *b,
+		       const char *clock, const char *text, uint64_t len)
+{
+	char word[64];
+	int exact = clock[0] && len == strlen(clock) + 2 && text[0] == '[';
+
+	if (!len)
+		return 0;
+	if (!exact || b->name[0] || first_data(f, b) < f->file_size)
+		return !exact;
+	return !tdat_opt_clock(f, word, sizeof(word)) || strcmp(word, clock);
+}
+
 int v6clock_read(struct tdat_file *f, uint64_t off, struct tdat_buffer *b,
 		 struct tdat_error *err)
 {
 	char text[V6_CLOCK_MAX], clock[64] = "";
 	uint8_t lb[8];
-	uint64_t len;
-	int exact;
+	uint64_t len = 0;
 
-	if (fio_read_at(f, off, lb, 8, "clock record", err))
-		return -1;
-	len = tdat_get64(f, lb);
+	if (tdat_find_option(f, TDAT_OPT_TRACECLOCK) ||
+	    record_fits(f, b, off)) {
+		if (fio_read_at(f, off, lb, 8, "clock record", err))
+			return -1;
+		len = tdat_get64(f, lb);
+	}
 	if (len > V6_CLOCK_MAX)
 		return tdat_fail(err, f->path, off, "malformed clock record"
 				 " (length %llu)", (unsigned long long)len);
@@ -56,9 +115,7 @@ int v6clock_read(struct tdat_file *f, uint64_t off, struct tdat_buffer *b,
 	b->clock = strdup(clock);
 	if (!b->clock)
 		return tdat_fail(err, f->path, off, "out of memory");
-	/* "[clock]" is what a v6 writer makes of b->clock anyway. */
-	exact = clock[0] && len == strlen(clock) + 2 && text[0] == '[';
-	if (len && !exact &&
+	if (keep_record(f, b, clock, text, len) &&
 	    own_section_append(f, TDAT_SECTION_V6_CLOCKS,
 			       "tdat: v6 clock records", b->name, text,
 			       (uint32_t)len))

@@ -141,7 +141,9 @@ static int v6_options(struct tdat_writer *w, struct tdat_error *err)
 
 /* u64 length, then "[clock]" without a NUL, or the record the input had
  * when it was another text naming that clock (v6clock.c); just a zero
- * length if the clock is unknown. */
+ * length if the clock is unknown, and no record at all if there is no
+ * TRACECLOCK option either (trace-cmd reads none then, and 2014-era
+ * files have none: their data may start right after the CPU table). */
 static int v6_clock_record(struct tdat_writer *w, const char *name,
 			   const char *clock, struct tdat_error *err)
 {
@@ -159,7 +161,8 @@ static int v6_clock_record(struct tdat_writer *w, const char *name,
 		return r ? -1 : 0;
 	}
 	if (!n)
-		return emit64(w, 0, err);
+		return tdat_find_option(w->meta, TDAT_OPT_TRACECLOCK) ?
+		       emit64(w, 0, err) : 0;
 	return emit64(w, n + 2, err) || emit(w, "[", 1, err) ||
 	       emit(w, clock, n, err) || emit(w, "]", 1, err);
 }
