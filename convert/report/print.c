@@ -221,6 +221,34 @@ static void put_missed(struct outbuf *o, const struct tep_record *rec)
 		outbuf_printf(o, "CPU:%d [EVENTS DROPPED]\n", rec->cpu);
 }
 
+/*
+ * An event whose type has no format (the file lacks it, or libtraceevent
+ * could not parse it): trace-cmd 3.1.6 and 3.4 print each part
+ * libtraceevent formats (task, latency flags, time) as "[UNKNOWN
+ * EVENT]", -R's raw flags as they are, its name as "(NULL)", then
+ * "[UNKNOWN EVENT]" for its fields.
+ */
+static void put_unknown(struct printer *p, const struct event_view *e)
+{
+	static const char unknown[] = "[UNKNOWN EVENT]";
+	struct outbuf *o = p->o;
+
+	outbuf_puts(o, unknown);
+	if (p->opts.latency || p->opts.layout34) {
+		if (p->opts.raw)
+			put_latency(p, e);
+		else
+			outbuf_puts(o, unknown);
+	}
+	outbuf_puts(o, unknown);
+	if (p->opts.ts_diff)
+		put_diff(p, e);
+	outbuf_puts(o, " (NULL): ");
+	outbuf_pad(o, 20 - 6);
+	outbuf_puts(o, unknown);
+	outbuf_putc(o, '\n');
+}
+
 void print_text_line(struct printer *p, const struct event_view *e)
 {
 	struct outbuf *o = p->o;
@@ -233,6 +261,10 @@ void print_text_line(struct printer *p, const struct event_view *e)
 		put_missed(o, e->rec);
 	if (e->label)
 		outbuf_puts(o, e->label);
+	if (!ev) {
+		put_unknown(p, e);
+		return;
+	}
 	if (p->opts.latency) {
 		outbuf_printf(o, "%8.8s-%-5d %3d", comm, pid, e->rec->cpu);
 		put_latency(p, e);
@@ -246,10 +278,6 @@ void print_text_line(struct printer *p, const struct event_view *e)
 	put_time(o, p, e);
 	if (p->opts.ts_diff)
 		put_diff(p, e);
-	if (!ev) {
-		outbuf_puts(o, " [UNKNOWN EVENT]\n");
-		return;
-	}
 	outbuf_putc(o, ' ');
 	outbuf_puts(o, ev->name);
 	outbuf_puts(o, ": ");
