@@ -36,6 +36,8 @@ struct tdat_priv {
 	uint64_t allowance;	/* file size given to the budget while open */
 	uint64_t meta_held;	/* decoded metadata charged to the budget */
 	char **notes;
+	unsigned header_end;	/* the initial header's size: 18, or 17
+				 * with an empty version string */
 };
 
 /* timeshift.c: option o (TIME_SHIFT) of f, or NULL if malformed. */
@@ -138,6 +140,11 @@ int v6places_note(struct tdat_file *f, const char *name);
 void v6places_finish(struct tdat_file *f);
 int v6places_find(const struct tdat_file *m, const char *name,
 		  uint32_t *place, struct tdat_error *err);
+/* v6version.c: a v6 version string other than "6" (an empty one), kept
+ * by the reader; find: 1 with it in buf, 0 when none was kept, -1. */
+int v6version_keep(struct tdat_file *f, const char *text);
+int v6version_find(const struct tdat_file *m, char *buf, size_t cap,
+		   struct tdat_error *err);
 int read_v6_cpu_table(struct tdat_file *f, uint64_t off,
 		      struct tdat_buffer *b, struct tdat_error *err);
 void tdat_blob_free(struct tdat_blob *b);

@@ -12,9 +12,34 @@
 static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
 				   'i', 'n', 'g' };
 
+/*
+ * The version string: "6" or "7".  An Android build of trace-cmd wrote
+ * an empty one, which trace-cmd reads as version 0, laid out as 6: so
+ * do we, the fields after it one byte earlier, and the string is kept
+ * for a v6 output (v6version.c).  *at: where the endian flag is.
+ */
+static int read_version(struct tdat_file *f, const uint8_t *h, unsigned *at,
+			struct tdat_error *err)
+{
+	if (h[10] == 0) {
+		f->version = 6;
+		*at = 11;
+		return v6version_keep(f, "") ?
+		       tdat_fail(err, f->path, 10, "out of memory") : 0;
+	}
+	if (h[11] != 0 || (h[10] != '6' && h[10] != '7'))
+		return tdat_fail(err, f->path, 10, "unsupported file version"
+				 " \"%.2s\" (tdat reads 6 and 7)",
+				 (const char *)h + 10);
+	f->version = h[10] - '0';
+	*at = 12;
+	return 0;
+}
+
 static int read_initial_header(struct tdat_file *f, struct tdat_error *err)
 {
 	uint8_t h[18];
+	unsigned at;
 
 	if (f->file_size < sizeof(h))
 		return tdat_fail(err, f->path, f->file_size, "file is too short"
@@ -25,21 +50,20 @@ static int read_initial_header(struct tdat_file *f, struct tdat_error *err)
 	if (memcmp(h, magic, sizeof(magic)))
 		return tdat_fail(err, f->path, 0, "not a trace.dat file (bad"
 				 " magic)");
-	if (h[11] != 0 || (h[10] != '6' && h[10] != '7'))
-		return tdat_fail(err, f->path, 10, "unsupported file version"
-				 " \"%.2s\" (tdat reads 6 and 7)",
-				 (const char *)h + 10);
-	f->version = h[10] - '0';
-	if (h[12] > 1)
-		return tdat_fail(err, f->path, 12, "bad endian flag %u", h[12]);
-	f->big_endian = h[12];
-	f->long_size = h[13];
+	if (read_version(f, h, &at, err))
+		return -1;
+	if (h[at] > 1)
+		return tdat_fail(err, f->path, at, "bad endian flag %u", h[at]);
+	f->big_endian = h[at];
+	f->long_size = h[at + 1];
 	if (f->long_size != 4 && f->long_size != 8)
-		return tdat_fail(err, f->path, 13, "bad long size %u", h[13]);
-	f->page_size = tdat_get32(f, h + 14);
+		return tdat_fail(err, f->path, at + 1, "bad long size %u",
+				 h[at + 1]);
+	f->page_size = tdat_get32(f, h + at + 2);
 	if (f->page_size < 64 || f->page_size > TDAT_MAX_PAGE)
-		return tdat_fail(err, f->path, 14, "page size %u is not usable",
-				 f->page_size);
+		return tdat_fail(err, f->path, at + 2, "page size %u is not"
+				 " usable", f->page_size);
+	f->priv->header_end = at + 6;
 	return 0;
 }
 
@@ -193,14 +217,14 @@ int read_v6_head(struct tdat_file *f, uint64_t *pos, int strict,
 	uint8_t n[4];
 	char kw[10];
 
-	*pos = 18;
+	*pos = f->priv->header_end;
 	if (meta_read_v6_parts(f, pos, err) ||
 	    fio_read_at(f, *pos, n, 4, "CPU count", err))
 		return -1;
 	f->cpu_count = tdat_get32(f, n);
-	if (meta_parse_header_page(f, 18, err))
+	if (meta_parse_header_page(f, f->priv->header_end, err))
 		return -1;
-	if (f->cpu_count > 65536)
+	if (f->cpu_count > TDAT_MAX_CPUS)
 		return tdat_fail(err, f->path, *pos, "CPU count %u is not"
 				 " plausible", f->cpu_count);
 	*pos += 4;

@@ -172,6 +172,9 @@ struct tdat_buffer {
 /* Another: where a v6 file's BUFFER options stood among its other options
  * when that is not after all of them (trace-cmd 2.x), see v6places.c. */
 #define TDAT_SECTION_V6_PLACES 0x7465
+/* A third: a v6 file's version string when it was not "6" (an Android
+ * build of trace-cmd wrote an empty one), see v6version.c. */
+#define TDAT_SECTION_V6_VERSION 0x7466
 
 struct tdat_extra_section {
 	uint16_t id;

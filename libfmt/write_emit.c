@@ -91,16 +91,19 @@ int emit_align(struct tdat_writer *w, uint32_t to, struct tdat_error *err)
 	return 0;
 }
 
-int emit_initial_header(struct tdat_writer *w, struct tdat_error *err)
+int emit_initial_header(struct tdat_writer *w, const char *version,
+			struct tdat_error *err)
 {
-	uint8_t h[18] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a',
+					   'c', 'i', 'n', 'g' };
+	uint8_t h[6];
 
-	h[10] = (uint8_t)('0' + w->version);
-	h[11] = 0;
-	h[12] = (uint8_t)w->big;
-	h[13] = (uint8_t)w->meta->long_size;
-	tdat_store32(w->big, h + 14, w->page_size);
-	return emit(w, h, sizeof(h), err);
+	h[0] = (uint8_t)w->big;
+	h[1] = (uint8_t)w->meta->long_size;
+	tdat_store32(w->big, h + 2, w->page_size);
+	return emit(w, magic, sizeof(magic), err) ||
+	       emit(w, version, strlen(version) + 1, err) ||
+	       emit(w, h, sizeof(h), err) ? -1 : 0;
 }
 
 /* ---- patching ---- */

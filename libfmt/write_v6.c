@@ -283,10 +283,12 @@ int v6_start(struct tdat_writer *w, struct tdat_error *err)
 {
 	const struct tdat_file *m = w->meta;
 	struct wbuf top;
-	char clock[64];
+	char clock[64], version[16];
 	int i, r;
 
-	if (emit_initial_header(w, err))
+	/* "6", or the string the input had instead (v6version.c). */
+	r = v6version_find(m, version, sizeof(version), err);
+	if (r < 0 || emit_initial_header(w, r ? version : "6", err))
 		return -1;
 	for (i = 0; i < TDAT_META_V6_COUNT; i++) {
 		if (!m->priv->meta_present[i] ? v6_empty_part(w, i, err) :

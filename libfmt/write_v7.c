@@ -343,7 +343,7 @@ int v7_start(struct tdat_writer *w, struct tdat_error *err)
 	uint64_t off[TDAT_META_COUNT] = { 0 };
 	int i;
 
-	if (emit_initial_header(w, err) ||
+	if (emit_initial_header(w, "7", err) ||
 	    emit(w, name, strlen(name) + 1, err) ||
 	    emit(w, ver, strlen(ver) + 1, err))
 		return -1;

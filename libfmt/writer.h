@@ -98,8 +98,10 @@ int emit64(struct tdat_writer *w, uint64_t v, struct tdat_error *err);
 int emit_zeros(struct tdat_writer *w, uint64_t n, struct tdat_error *err);
 /* Pad with a hole up to a multiple of to. */
 int emit_align(struct tdat_writer *w, uint32_t to, struct tdat_error *err);
-/* Magic, version, byte order, long size, page size. */
-int emit_initial_header(struct tdat_writer *w, struct tdat_error *err);
+/* Magic, version string (its NUL added), byte order, long size, page
+ * size. */
+int emit_initial_header(struct tdat_writer *w, const char *version,
+			struct tdat_error *err);
 /* Overwrite bytes written earlier (sizes and offsets learnt later). */
 int patch_bytes(struct tdat_writer *w, uint64_t off, const void *p, size_t n,
 		struct tdat_error *err);

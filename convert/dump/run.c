@@ -24,7 +24,9 @@ static int initial_format(struct dump *d, struct dsrc *s)
 	}
 	if (d_cstr(d, s, ver, sizeof(ver), "version string"))
 		return -1;
-	d->version = atoi(ver);
+	/* An empty one (an Android build of trace-cmd) reads as 0, and
+	 * trace-cmd lays it out as 6. */
+	d->version = ver[0] ? atoi(ver) : 6;
 	say(d, DUMP_SUMMARY, "\t\t%s\t[Version]\n", ver);
 	if (d_read(d, s, b, 2, "endian and long size"))
 		return -1;

@@ -9,8 +9,8 @@
 # text as trace-cmd's.  So does every recording of fixtures/tc291/
 # (trace-cmd 2.9.1 on this machine: a file without data, an instance
 # whose BUFFER option stands before its CPUSTAT options).  Besides:
-# gpuvis_amdgpu.dat has an option 8 trace-cmd cannot read past (see
-# tc_copy).
+# samarxie_android.dat's version string is empty; gpuvis_amdgpu.dat has
+# an option 8 trace-cmd cannot read past (see tc_copy).
 . "$E2E/lib.sh"
 
 command -v trace-cmd >/dev/null || skip "trace-cmd (the oracle) is not installed"
@@ -47,16 +47,23 @@ for f in "$FIX"/external/*.dat "$FIX"/tc291/*.dat; do
 		assert_lines 1 "$ERR"
 		assert_grep ': offset 5943655: option CPUCOUNT \(8\) of 1047 bytes holds no CPU count .*: ignored, the header.s 4 CPUs are read$' "$ERR"
 	fi
-	v=$(head -c 11 "$f" | tail -c 1)
+	# the version string's digit ("" in samarxie_android.dat: v6)
+	v=$(head -c 11 "$f" | tail -c 1 | tr -d '\0')
 	for to in "--file-version 6" "--file-version 7 --compression zstd" \
 		  "--file-version 7 --compression none"; do
 		expect_exit 0 $TDAT convert -q $to -i "$f" -o c.dat
 		tc_copy c.dat tc.dat
 		expect_exit 0 $TDAT report -i c.dat
 		assert_tc_report "$OUT" -i tc.dat
-		assert_same want.txt "$OUT"
+		# samarxie_android.dat's clock, "boot" (times shown raw), is
+		# in its v6 clock record only: a v7 file has none, so trace-cmd
+		# shows its v7 conversions in seconds, and so does tdat
+		case $n:$to in
+		samarxie_android.dat:*7*) ;;
+		*) assert_same want.txt "$OUT" ;;
+		esac
 	done
-	if [ "$v" = 6 ]; then
+	if [ "$v" != 7 ]; then
 		expect_exit 0 $TDAT convert -q --file-version 6 -i "$f" -o v6.dat
 		assert_same "$f" v6.dat
 		expect_exit 0 $TDAT convert -q -i "$f" -o v7.dat

@@ -449,6 +449,29 @@ static void test_v6_foreign_cpucount(void)
 	tdat_close(f);
 }
 
+/* An Android build of trace-cmd wrote an empty version string: read as
+ * v6 with the header one byte shorter, the string kept for a v6 output. */
+static void test_v6_empty_version(void)
+{
+	struct tdat_file *f = open_fixture("external/samarxie_android.dat");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(f->version, 6);
+	CU_ASSERT_EQUAL(f->long_size, 4);
+	CU_ASSERT_EQUAL(f->page_size, 4096);
+	CU_ASSERT_EQUAL(f->cpu_count, 8);
+	CU_ASSERT_EQUAL(f->meta[TDAT_META_KALLSYMS].len, 1853067 + 4);
+	CU_ASSERT_EQUAL_FATAL(f->nbuffers, 1);
+	CU_ASSERT_STRING_EQUAL(f->buffers[0].clock, "boot");
+	CU_ASSERT_EQUAL(f->buffers[0].cpus[7].offset, 2453504);
+	CU_ASSERT_EQUAL_FATAL(f->nextra, 2);	/* the clock list, the version */
+	CU_ASSERT_EQUAL(f->extra[0].id, TDAT_SECTION_V6_VERSION);
+	CU_ASSERT_EQUAL(f->extra[0].body.len, 8 + 4);
+	CU_ASSERT_EQUAL(f->extra[1].id, TDAT_SECTION_V6_CLOCKS);
+	CU_ASSERT_PTR_NULL(tdat_note(f, 0));
+	tdat_close(f);
+}
+
 static char *tmpfile_path(const char *name)
 {
 	static char path[4][512];
@@ -680,6 +703,7 @@ void suite_read(void)
 	CU_add_test(s, "v6 global clock", test_v6_clock);
 	CU_add_test(s, "v6 instances", test_v6_instances);
 	CU_add_test(s, "v6 CPUCOUNT holding no count", test_v6_foreign_cpucount);
+	CU_add_test(s, "v6 empty version string", test_v6_empty_version);
 	CU_add_test(s, "v7 none", test_v7_none);
 	CU_add_test(s, "v7 zstd by 3.1.6 (sizes 4 short)", test_v7_zstd_316);
 	CU_add_test(s, "v7 zstd by 3.4 (exact sizes)", test_v7_zstd_34);
