@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash disable=SC2154,SC2034 # tb, root, runs: set by the caller; secs, rss: read by it
-# lib.sh: what bench/convert.sh, split.sh and merge.sh share.  Sourced,
+# lib.sh: what the benchmarks share (convert, split, merge, report,
+# parquet).  Sourced,
 # not run.  The caller sets tb (the tdat binary) and runs (how many
 # timed runs), then calls bench_setup NAME, which sets tmp.
 
@@ -70,4 +71,27 @@ target() {
 
 	awk -v v="$2" -v l="$3" 'BEGIN { exit !(v <= l) }' && verdict=ok
 	printf '  %-4s %-34s %8s (target <= %s)\n' "$verdict" "$1" "$2" "$3"
+}
+
+# cpu_once TAG CMD...: one timed run of CMD, output to /dev/null; appends
+# its wall time (us) to $tmp/TAG.wall, its CPU time (user + system, s)
+# to $tmp/TAG.cpu and its peak RSS (KiB) to $tmp/TAG.rss.
+cpu_once() {
+	local tag=$1 t0 t1
+
+	shift
+	t0=$(date +%s%N)
+	/usr/bin/time -f '%U %S %M' -o "$tmp/res" "$@" >/dev/null 2>"$tmp/err" ||
+		{ cat "$tmp/err" >&2; exit 1; }
+	t1=$(date +%s%N)
+	echo $(((t1 - t0) / 1000)) >>"$tmp/$tag.wall"
+	awk '{ printf "%.2f\n", $1 + $2 }' "$tmp/res" >>"$tmp/$tag.cpu"
+	awk '{ print $3 }' "$tmp/res" >>"$tmp/$tag.rss"
+}
+
+# cpu_stats TAG: wall and cpu (median seconds), rss (largest peak, KiB).
+cpu_stats() {
+	wall=$(median <"$tmp/$1.wall" | awk '{ printf "%.3f", $1 / 1e6 }')
+	cpu=$(median <"$tmp/$1.cpu" | awk '{ printf "%.2f", $1 }')
+	rss=$(sort -n "$tmp/$1.rss" | tail -n 1)
 }

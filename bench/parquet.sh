@@ -29,26 +29,10 @@ else
 		>/dev/null
 fi
 
-# cpu_once TAG CMD...: one run; wall (us), CPU (s) and peak RSS (KiB)
-# appended to $tmp/TAG.wall, .cpu and .rss.
-cpu_once() {
-	local tag=$1 t0 t1
-
-	shift
+# the dataset goes each time: convert never writes over one
+export_once() {
 	rm -rf "$tmp/ds"
-	t0=$(date +%s%N)
-	/usr/bin/time -f '%U %S %M' -o "$tmp/res" "$@" >/dev/null 2>"$tmp/err" ||
-		{ cat "$tmp/err" >&2; exit 1; }
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / 1000)) >>"$tmp/$tag.wall"
-	awk '{ printf "%.2f\n", $1 + $2 }' "$tmp/res" >>"$tmp/$tag.cpu"
-	awk '{ print $3 }' "$tmp/res" >>"$tmp/$tag.rss"
-}
-
-cpu_stats() {
-	wall=$(median <"$tmp/$1.wall" | awk '{ printf "%.3f", $1 / 1e6 }')
-	cpu=$(median <"$tmp/$1.cpu" | awk '{ printf "%.2f", $1 }')
-	rss=$(sort -n "$tmp/$1.rss" | tail -n 1)
+	cpu_once "$@"
 }
 
 REPORT=("$tb" report -i "$in")
@@ -59,7 +43,7 @@ echo "input: $in ($(wc -c <"$in") bytes), median of $runs runs"
 rm -rf "$tmp/ds"; "${EXPORT[@]}" 2>/dev/null || true
 for i in $(seq "$runs"); do
 	cpu_once report "${REPORT[@]}"
-	cpu_once export "${EXPORT[@]}"
+	export_once export "${EXPORT[@]}"
 done
 cpu_stats report; r_wall=$wall r_cpu=$cpu r_rss=$rss
 cpu_stats export

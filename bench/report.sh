@@ -26,34 +26,8 @@ command -v trace-cmd >/dev/null && [ -x /usr/bin/time ] ||
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-report.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
-# once TAG CMD...: one timed run of CMD, output to /dev/null; appends its
-# wall time (us) to $tmp/TAG.wall, its CPU time (s) to $tmp/TAG.cpu and
-# its peak RSS (KiB) to $tmp/TAG.rss.
-once() {
-	local tag=$1 t0 t1
-
-	shift
-	t0=$(date +%s%N)
-	/usr/bin/time -f '%U %S %M' -o "$tmp/res" "$@" >/dev/null 2>"$tmp/err" ||
-		{ cat "$tmp/err" >&2; exit 1; }
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / 1000)) >>"$tmp/$tag.wall"
-	awk '{ printf "%.2f\n", $1 + $2 }' "$tmp/res" >>"$tmp/$tag.cpu"
-	awk '{ print $3 }' "$tmp/res" >>"$tmp/$tag.rss"
-}
-
-# stats TAG: wall and cpu (median seconds), rss (largest peak, KiB).
-stats() {
-	wall=$(median <"$tmp/$1.wall" | awk '{ printf "%.3f", $1 / 1e6 }')
-	cpu=$(median <"$tmp/$1.cpu" | awk '{ printf "%.2f", $1 }')
-	rss=$(sort -n "$tmp/$1.rss" | tail -n 1)
-}
-
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
-mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+# median, ratio, mib, cpu_once, cpu_stats
+. "$root/bench/lib.sh"
 
 # shellcheck disable=SC2086 # ARGS is a list of words
 TC=(trace-cmd report $args -i "$in")
@@ -80,14 +54,14 @@ echo "outputs identical: $lines lines, $bytes bytes"
 echo
 
 for i in $(seq "$runs"); do
-	once tc "${TC[@]}"
-	once tb "${TDAT[@]}"
+	cpu_once tc "${TC[@]}"
+	cpu_once tb "${TDAT[@]}"
 done
 
 printf '%-10s %9s %9s %11s\n' tool wall cpu "peak RSS"
-stats tc; tc_w=$wall tc_c=$cpu tc_r=$rss
+cpu_stats tc; tc_w=$wall tc_c=$cpu tc_r=$rss
 printf '%-10s %7s s %7s s %7s MiB\n' trace-cmd "$tc_w" "$tc_c" "$(mib "$tc_r")"
-stats tb
+cpu_stats tb
 printf '%-10s %7s s %7s s %7s MiB\n' tdat "$wall" "$cpu" "$(mib "$rss")"
 speed=$(ratio "$tc_w" "$wall")
 printf '%-10s %7sx %7sx %7sx   (trace-cmd / tdat)\n' ratio "$speed" \

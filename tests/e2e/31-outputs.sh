@@ -149,19 +149,6 @@ tdat_exe=$(readlink -f "$TDAT")
 pid=
 rc=
 
-# spawn CMD...: start CMD in the background, SIGINT at its default action
-# (a background job starts with it ignored); $pid gets its PID.
-if env --default-signal=INT true 2>/dev/null; then
-	default_int=(env --default-signal=INT)
-else
-	default_int=(python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execvp(sys.argv[1], sys.argv[1:])')
-fi
-spawn() {
-	"${default_int[@]}" "$@" >/dev/null 2>"$TMPDIR/.spawn-err" </dev/null &
-	pid=$!
-}
 
 # One letter: R, S, T (stopped), Z (ended, not reaped)...
 proc_state() {

@@ -82,13 +82,6 @@ fi
 
 # ---- signals: stopped while tables are written, then signalled ----
 pid=
-if env --default-signal=INT true 2>/dev/null; then
-	default_int=(env --default-signal=INT)
-else
-	default_int=(python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execvp(sys.argv[1], sys.argv[1:])')
-fi
 
 # A stage holding a table file: the export is under way.
 staged() {
@@ -108,10 +101,8 @@ signal_while_staged() {
 	local sig=$1 try i rc
 
 	for try in 1 2 3; do
-		"${default_int[@]}" $TDAT convert --to parquet --level 19 -q \
-			-i "$v6" -i "$v6" -i "$v6" -i "$v6" -o out/ds \
-			>/dev/null 2>"$TMPDIR/.spawn-err" </dev/null &
-		pid=$!
+		spawn $TDAT convert --to parquet --level 19 -q \
+			-i "$v6" -i "$v6" -i "$v6" -i "$v6" -o out/ds
 		for ((i = 0; i < 3000; i++)); do
 			staged && break
 			kill -0 $pid 2>/dev/null || break

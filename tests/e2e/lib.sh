@@ -227,3 +227,17 @@ need_parquet_readers() {
 	exec 8>&-
 	export TDAT_PARQUET_READERS=$dir
 }
+
+# spawn CMD...: start CMD in the background, SIGINT at its default action
+# (a background job starts with it ignored), stderr in $TMPDIR/.spawn-err;
+# $pid gets its PID.
+spawn() {
+	if env --default-signal=INT true 2>/dev/null; then
+		env --default-signal=INT "$@" >/dev/null 2>"$TMPDIR/.spawn-err" </dev/null &
+	else
+		python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$@" >/dev/null 2>"$TMPDIR/.spawn-err" </dev/null &
+	fi
+	pid=$!
+}
