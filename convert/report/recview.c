@@ -88,7 +88,8 @@ static uint32_t dynamic_end(struct tep_handle *tep, int id,
 		for (k = 0; k < f->size; k++)
 			d[k] = byte_at(data, page_end, (uint32_t)f->offset + k);
 		v = tep_read_number(tep, d, f->size);
-		end = (v & 0xffff) + (v >> 16);
+		/* an empty string is read where it starts: one byte then */
+		end = (v & 0xffff) + ((v >> 16) ? (v >> 16) : 1);
 		if (f->flags & TEP_FIELD_IS_RELATIVE)
 			end += field_end(f);
 		if (end > need)

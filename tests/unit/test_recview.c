@@ -246,6 +246,37 @@ static void test_narrow_descriptor(void)
 	case_close(&c);
 }
 
+/*
+ * An empty dynamic string whose offset is the record's end:
+ * libtraceevent prints its field (report -R) with "%s" from there, up
+ * to a NUL.  The view goes on in the page up to one (it ended with the
+ * record, and libtraceevent read what followed the view: in a worker's
+ * batch, another record's bytes).
+ */
+static void test_empty_string_at_end(void)
+{
+	struct view_case c;
+	struct trace_seq seq;
+	uint8_t page[64];
+	uint32_t loc = 12;		/* 0 bytes at offset 12 */
+	uint16_t id = 9;
+
+	case_open(&c);
+	trace_seq_init(&seq);
+	memset(page, 'A', sizeof(page));
+	memcpy(page, &id, 2);
+	memset(page + 2, 0, 6);
+	memcpy(page + 8, &loc, 4);	/* page[11]: the record ends on 0 */
+	page[20] = 0;
+	c.rec.size = 12;
+	CU_ASSERT_EQUAL(fill(&c, page, 12, page, sizeof(page)), 21);
+	tep_print_event(c.tep, &seq, &c.rec, "%s", TEP_PRINT_INFO_RAW);
+	trace_seq_terminate(&seq);
+	CU_ASSERT_STRING_EQUAL(seq.buffer, " name=AAAAAAAA");
+	trace_seq_destroy(&seq);
+	case_close(&c);
+}
+
 void suite_recview(void)
 {
 	CU_pSuite s = CU_add_suite("recview", NULL, NULL);
@@ -261,4 +292,6 @@ void suite_recview(void)
 	CU_add_test(s, "a dynamic string without a NUL",
 		    test_string_without_nul);
 	CU_add_test(s, "a dynamic field 2 bytes wide", test_narrow_descriptor);
+	CU_add_test(s, "an empty dynamic string at the record's end",
+		    test_empty_string_at_end);
 }
