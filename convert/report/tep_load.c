@@ -18,11 +18,16 @@ static int parse_format(void *ctx, const char *system, const char *text,
 {
 	struct load *l = ctx;
 
+	int step = 1 + l->i++;
+
 	/* A format libtraceevent cannot parse is not fatal: its events
-	 * print as unknown, as with trace-cmd (one it would crash on
-	 * too, where trace-cmd crashes). */
-	if (tepfmt_trial_ok(l->trial, 1 + l->i++))
+	 * print as [FAILED TO PARSE] with their fields, as with trace-cmd
+	 * (one it would crash on too, where trace-cmd crashes: its fields
+	 * alone are given then, unless they kill it too). */
+	if (tepfmt_trial_ok(l->trial, step))
 		tepfmt_parse(l->tep, NULL, text, len, system, NULL);
+	else if (tepfmt_trial_fields_ok(l->trial, step))
+		tepfmt_parse_fields(l->tep, NULL, text, len, system);
 	return 0;
 }
 

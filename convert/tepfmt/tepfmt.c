@@ -265,40 +265,92 @@ static void clear_marks(void)
 	tep_free(tep);
 }
 
+/*
+ * The text up to its print fmt, without the lines of dynamic fields not
+ * 4 bytes wide: a malloc'd copy (its length in *n), NULL without memory.
+ */
+static char *fields_text(const char *text, size_t len, size_t *n)
+{
+	const char *pf = print_fmt(text, len);
+	const char *end = pf ? pf : text + len, *p, *nl;
+	char *copy = malloc((size_t)(end - text) + 1);
+
+	if (!copy)
+		return NULL;
+	*n = 0;
+	for (p = text; p < end; p = nl) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		nl = nl ? nl + 1 : end;
+		if (odd_dynamic(p, nl))
+			continue;
+		memcpy(copy + *n, p, (size_t)(nl - p));
+		*n += (size_t)(nl - p);
+	}
+	copy[*n] = 0;
+	return copy;
+}
+
+enum tep_errno tepfmt_parse_fields(struct tep_handle *tep,
+				   struct tep_event **event, const char *text,
+				   size_t len, const char *system)
+{
+	struct tep_event *ev = NULL;
+	enum tep_errno e;
+	size_t n;
+	char *copy = fields_text(text, len, &n);
+
+	if (event)
+		*event = NULL;
+	if (!copy)
+		return TEP_ERRNO__MEM_ALLOC_FAILED;
+	e = tep_parse_format(tep, event ? event : &ev, copy, n, system);
+	free(copy);
+	return e;
+}
+
+/* Why the format is not handed over whole, or NULL: it may be. */
+static const char *unsafe(const char *text, size_t len, const char *system,
+			  enum tep_errno *e)
+{
+	const char *pf = print_fmt(text, len);
+
+	*e = TEP_ERRNO__READ_PRINT_FAILED;
+	if (pf && !divisions_sound(pf + sizeof(PRINT_FMT) - 1, text + len))
+		return "a division by something other than a number"
+		       " (libtraceevent divides by 0)";
+	*e = TEP_ERRNO__READ_FORMAT_FAILED;
+	if (!dynamic_widths_sound(text, pf ? pf : text + len))
+		return "a __data_loc or __rel_loc field not 4 bytes wide";
+	*e = TEP_ERRNO__READ_PRINT_FAILED;
+	if (marks_fields(text, len) && !safe_marks(text, len, system))
+		return "__print_flags or __print_symbolic on a field"
+		       " the event does not have";
+	return NULL;
+}
+
 enum tep_errno tepfmt_parse(struct tep_handle *tep, struct tep_event **event,
 			    const char *text, size_t len, const char *system,
 			    const char **why)
 {
 	struct tep_event *ev = NULL;
+	const char *refused;
 	enum tep_errno e;
-
-	const char *pf = print_fmt(text, len);
 
 	if (why)
 		*why = NULL;
 	if (event)
 		*event = NULL;
-	if (pf && !divisions_sound(pf + sizeof(PRINT_FMT) - 1, text + len)) {
+	refused = unsafe(text, len, system, &e);
+	if (refused) {
 		if (why)
-			*why = "a division by something other than a number"
-			       " (libtraceevent divides by 0)";
-		return TEP_ERRNO__READ_PRINT_FAILED;
+			*why = refused;
+		tepfmt_parse_fields(tep, event, text, len, system);
+		return e;
 	}
-	if (!dynamic_widths_sound(text, pf ? pf : text + len)) {
-		if (why)
-			*why = "a __data_loc or __rel_loc field not 4 bytes wide";
-		return TEP_ERRNO__READ_FORMAT_FAILED;
-	}
-	if (!marks_fields(text, len))
-		return tep_parse_format(tep, event ? event : &ev, text, len,
-					system);
-	if (!safe_marks(text, len, system)) {
-		if (why)
-			*why = "__print_flags or __print_symbolic on a field"
-			       " the event does not have";
-		return TEP_ERRNO__READ_PRINT_FAILED;
-	}
-	e = tep_parse_format(tep, event ? event : &ev, text, len, system);
-	clear_marks();
+	e = tep_parse_format(tep, &ev, text, len, system);
+	if (marks_fields(text, len))
+		clear_marks();
+	if (event)
+		*event = ev;
 	return e;
 }

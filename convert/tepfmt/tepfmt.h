@@ -13,7 +13,10 @@
  * while parsing, by a field holding 0 while printing (SIGFPE).
  * tepfmt_parse() refuses the first kind and formats that divide by
  * anything but a number other than 0 or a sizeof (all kernels' do), and
- * clears the mark after the second kind.
+ * clears the mark after the second kind.  A refused format still gives
+ * its event, made from its fields alone: libtraceevent flags it failed
+ * and prints its records as trace-cmd prints those of a print fmt it
+ * cannot parse, "[FAILED TO PARSE]" and the fields by name.
  */
 #ifndef TEPFMT_H
 #define TEPFMT_H
@@ -25,34 +28,51 @@
 
 /*
  * tep_parse_format(tep, event, text, len, system), unless parsing the
- * format would crash libtraceevent: then nothing is parsed, *why (if
- * why is given) says what is wrong and TEP_ERRNO__READ_PRINT_FAILED is
- * returned.  event may be NULL (tep_parse_event); *why is NULL when the
- * format was handed over.
+ * format would crash libtraceevent: then only its fields are parsed
+ * (tepfmt_parse_fields), *why (if why is given) says what is wrong and
+ * TEP_ERRNO__READ_PRINT_FAILED or __READ_FORMAT_FAILED is returned.
+ * event may be NULL (tep_parse_event); *why is NULL when the format was
+ * handed over whole.
  */
 enum tep_errno tepfmt_parse(struct tep_handle *tep, struct tep_event **event,
 			    const char *text, size_t len, const char *system,
 			    const char **why);
 
 /*
+ * The format's event from its fields alone: its text up to the print
+ * fmt, without dynamic fields not 4 bytes wide (libtraceevent would read
+ * a wider descriptor's length whole).  libtraceevent keeps the event
+ * flagged TEP_EVENT_FL_FAILED.  For a format the trial found it dies on.
+ */
+enum tep_errno tepfmt_parse_fields(struct tep_handle *tep,
+				   struct tep_event **event, const char *text,
+				   size_t len, const char *system);
+
+/*
  * libtraceevent 1.7 has more ways to crash (or hang) on a damaged text
  * than can be told from the text: a file's header_page and formats are
  * first parsed in a child process, into its copy of tep as it stands
  * (plugins loaded, nothing parsed yet).  A step that kills the child
- * (or takes over 10 s) is marked bad, and a new child goes on after it.
+ * (or takes over 10 s) is marked bad, and a new child goes on with the
+ * fields alone of that format (tepfmt_parse_fields), then after it.
  * Steps: 0 the header_page, 1 + i the i-th format of tdat_each_format().
  * The caller then takes the same steps into tep itself, skipping the bad
  * ones.  One trial serves every handle made the same way from the file.
  */
 struct tepfmt_trial {
 	int n;			/* steps */
-	uint8_t *bad;		/* per step; NULL: no trial (nothing known) */
+	uint8_t *bad;		/* per step: 1 its text killed the child, 2
+				 * its fields alone too; NULL: no trial
+				 * (nothing known) */
 };
 /* 0, or -1 when out of memory (t is then empty: nothing is skipped). */
 int tepfmt_trial(struct tep_handle *tep, const struct tdat_file *f,
 		 struct tepfmt_trial *t);
 /* 1 unless step was found bad. */
 int tepfmt_trial_ok(const struct tepfmt_trial *t, int step);
+/* 1 unless the fields alone of format step (tepfmt_parse_fields) were
+ * found bad too; the header_page (step 0) has no fields alone. */
+int tepfmt_trial_fields_ok(const struct tepfmt_trial *t, int step);
 void tepfmt_trial_free(struct tepfmt_trial *t);
 
 #endif

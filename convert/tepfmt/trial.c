@@ -16,10 +16,11 @@
 #define STEP_SECONDS 10		/* a step that takes longer hangs */
 #define ALL_DONE (-1)
 
-/* What a child does: every step from `from` on, saying which it is in. */
+/* What a child does: every step from `from` on, saying which it is in;
+ * step `from` with its fields alone when `fields` is set. */
 struct run {
 	struct tep_handle *tep;
-	int from, i;
+	int from, i, fields;
 	volatile int *at;	/* shared with the parent */
 };
 
@@ -33,7 +34,10 @@ static int step_format(void *ctx, const char *system, const char *text,
 		return 0;
 	*r->at = i;
 	alarm(STEP_SECONDS);
-	tepfmt_parse(r->tep, NULL, text, len, system, NULL);
+	if (i == r->from && r->fields)
+		tepfmt_parse_fields(r->tep, NULL, text, len, system);
+	else
+		tepfmt_parse(r->tep, NULL, text, len, system, NULL);
 	return 0;
 }
 
@@ -54,9 +58,9 @@ static void plain_child(void)
 }
 
 static void child(struct tep_handle *tep, const struct tdat_file *f,
-		  int from, volatile int *at)
+		  int from, int fields, volatile int *at)
 {
-	struct run r = { tep, from, 1, at };
+	struct run r = { tep, from, 1, fields, at };
 	struct tdat_error err;
 	const char *page, *event;
 	size_t page_len, event_len;
@@ -85,7 +89,7 @@ static int count_format(void *ctx, const char *system, const char *text,
 /* One child from step `from` on: the step it died in, or ALL_DONE (or
  * ALL_DONE when no child can be made: nothing is known then). */
 static int run_child(struct tep_handle *tep, const struct tdat_file *f,
-		     int from, volatile int *at)
+		     int from, int fields, volatile int *at)
 {
 	int status;
 	pid_t pid;
@@ -96,7 +100,7 @@ static int run_child(struct tep_handle *tep, const struct tdat_file *f,
 	if (pid < 0)
 		return ALL_DONE;
 	if (pid == 0)
-		child(tep, f, from, at);
+		child(tep, f, from, fields, at);
 	while (waitpid(pid, &status, 0) < 0)
 		;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && *at == ALL_DONE)
@@ -109,7 +113,7 @@ int tepfmt_trial(struct tep_handle *tep, const struct tdat_file *f,
 {
 	struct tdat_error err;
 	volatile int *at;
-	int n = 0, from = 0, k, dead;
+	int n = 0, from = 0, fields = 0, k, dead;
 
 	memset(t, 0, sizeof(*t));
 	if (tdat_each_format(f, count_format, &n, &err) < 0)
@@ -124,22 +128,36 @@ int tepfmt_trial(struct tep_handle *tep, const struct tdat_file *f,
 		tepfmt_trial_free(t);
 		return -1;
 	}
+	/* A format that kills the child is tried again by its fields
+	 * alone, first thing in the next child. */
 	for (k = 0; k < MAX_CHILDREN && from < t->n; k++) {
-		dead = run_child(tep, f, from, at);
+		dead = run_child(tep, f, from, fields, at);
 		if (dead == ALL_DONE || dead < from)
 			break;
-		t->bad[dead] = 1;
-		from = dead + 1;
+		if (dead == 0 || (dead == from && fields)) {
+			t->bad[dead] = 2;
+			from = dead + 1;
+			fields = 0;
+		} else {
+			t->bad[dead] = 1;
+			from = dead;
+			fields = 1;
+		}
 	}
 	if (k == MAX_CHILDREN)
-		memset(t->bad + from, 1, (size_t)(t->n - from));
+		memset(t->bad + from, 2, (size_t)(t->n - from));
 	munmap((void *)at, sizeof(*at));
 	return 0;
 }
 
 int tepfmt_trial_ok(const struct tepfmt_trial *t, int step)
 {
-	return !t->bad || step >= t->n || !t->bad[step];
+	return !t->bad || step < 0 || step >= t->n || !t->bad[step];
+}
+
+int tepfmt_trial_fields_ok(const struct tepfmt_trial *t, int step)
+{
+	return !t->bad || step < 0 || step >= t->n || t->bad[step] < 2;
 }
 
 void tepfmt_trial_free(struct tepfmt_trial *t)

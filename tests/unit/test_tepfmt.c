@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_tepfmt.c - event formats libtraceevent 1.7 would crash on
- * (convert/tepfmt/tepfmt.c): refused, or its left-over mark cleared;
- * sound ones parsed and printed as before.  Without tepfmt each case
+ * (convert/tepfmt/tepfmt.c): refused (their fields alone handed over),
+ * or its left-over mark cleared; sound ones parsed and printed as
+ * before.  Without tepfmt each case
  * below crashes the test program (found by the fuzz_report and
  * fuzz_format targets).
  */
@@ -87,7 +88,8 @@ static void test_refused(void)
 	CU_ASSERT_EQUAL(parse(tep, renamed, &why),
 			TEP_ERRNO__READ_PRINT_FAILED);
 	CU_ASSERT_PTR_NOT_NULL(why);
-	CU_ASSERT_PTR_NULL(tep_find_event(tep, 21));
+	/* its fields alone (test_refused_prints) */
+	CU_ASSERT_PTR_NOT_NULL(tep_find_event(tep, 21));
 	CU_ASSERT_EQUAL(parse(tep, left_over, &why),
 			TEP_ERRNO__READ_PRINT_FAILED);
 	CU_ASSERT_PTR_NOT_NULL(why);
@@ -187,6 +189,63 @@ static void test_divisions(void)
 	/* (libtraceevent 1.7 fails to print this one, without harm) */
 }
 
+/* The info text of the record data[0..size) as tep prints it. */
+static void print_info(struct tep_handle *tep, const uint8_t *data,
+		       size_t size, char *text, size_t cap)
+{
+	struct tep_record rec;
+	struct trace_seq seq;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.data = (void *)data;
+	rec.size = (int)size;
+	trace_seq_init(&seq);
+	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	snprintf(text, cap, "%s", seq.buffer);
+	trace_seq_destroy(&seq);
+}
+
+/*
+ * A refused format's records print as trace-cmd prints those of a print
+ * fmt libtraceevent cannot parse: "[FAILED TO PARSE]" and the fields by
+ * name (they printed as [UNKNOWN EVENT]).  A __data_loc field not 4
+ * bytes wide is left out of them.
+ */
+static void test_refused_prints(void)
+{
+	static const char odd[] =
+		"name: odd\nID: 29\nformat:\n" COMMON
+		"\tfield:__data_loc char[] name;\toffset:8;\tsize:8;"
+		"\tsigned:0;\n"
+		"\tfield:unsigned int after;\toffset:16;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"%s\", __get_str(name)\n";
+	uint8_t data[12] = { 21, 0, 0, 0, 1, 0, 0, 0, 9, 0, 0, 0 };
+	uint8_t odd_data[20] = { 29, 0, 0, 0, 1, 0, 0, 0,
+				 0, 0, 0, 0, 0xff, 0xff, 0, 0, 7, 0, 0, 0 };
+	struct tep_handle *tep = new_tep();
+	struct tep_event *ev;
+	const char *why;
+	char text[256];
+
+	CU_ASSERT_EQUAL(tepfmt_parse(tep, &ev, renamed, sizeof(renamed) - 1,
+				     "irq", &why),
+			TEP_ERRNO__READ_PRINT_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+	CU_ASSERT(ev->flags & TEP_EVENT_FL_FAILED);
+	CU_ASSERT_STRING_EQUAL(ev->name, "softirq_raise");
+	print_info(tep, data, sizeof(data), text, sizeof(text));
+	CU_ASSERT_STRING_EQUAL(text, "[FAILED TO PARSE] vex=9");
+	CU_ASSERT_EQUAL(tepfmt_parse(tep, &ev, odd, sizeof(odd) - 1, "test",
+				     &why), TEP_ERRNO__READ_FORMAT_FAILED);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+	CU_ASSERT_PTR_NULL(tep_find_field(ev, "name"));
+	print_info(tep, odd_data, sizeof(odd_data), text, sizeof(text));
+	CU_ASSERT_STRING_EQUAL(text, "[FAILED TO PARSE] after=7");
+	tep_free(tep);
+}
+
 /* Which format (tdat_each_format order) is sched_wakeup's. */
 static int find_wakeup(void *ctx, const char *system, const char *text,
 		       size_t len)
@@ -240,6 +299,9 @@ static void test_trial(void)
 		bad += !tepfmt_trial_ok(&t, i);
 	CU_ASSERT_EQUAL(bad, 1);
 	CU_ASSERT(!tepfmt_trial_ok(&t, 1 + at[1]));
+	/* its fields alone were tried next, and survived */
+	for (i = 0; i < t.n; i++)
+		CU_ASSERT(tepfmt_trial_fields_ok(&t, i));
 	tepfmt_trial_free(&t);
 	tep_free(tep);
 	tdat_close(f);
@@ -265,6 +327,10 @@ static void test_dynamic_widths(void)
 			CU_ASSERT_EQUAL(parse(tep, text, &why),
 					TEP_ERRNO__READ_FORMAT_FAILED);
 			CU_ASSERT_PTR_NOT_NULL(why);
+			/* the event, without that field */
+			CU_ASSERT_PTR_NOT_NULL(tep_find_event(tep, 28));
+			CU_ASSERT_PTR_NULL(tep_find_field(
+				tep_find_event(tep, 28), "name"));
 		} else {
 			CU_ASSERT_EQUAL(parse(tep, text, &why),
 					TEP_ERRNO__SUCCESS);
@@ -287,4 +353,7 @@ void suite_tepfmt(void)
 		    test_trial);
 	CU_add_test(s, "dynamic fields must be 4 bytes wide",
 		    test_dynamic_widths);
+	CU_add_test(s, "a refused format prints [FAILED TO PARSE] and fields",
+		    test_refused_prints);
+
 }
