@@ -6,6 +6,7 @@
 #include "convert/report/report_internal.h"
 #include "convert/report/print.h"
 #include "convert/report/funcgraph.h"
+#include "convert/tepfmt/tepfmt.h"
 
 /* Clocks trace-cmd shows as seconds.microseconds (FORMAT.md 9.1). */
 int clock_is_time(const char *clock)
@@ -200,6 +201,8 @@ static void put_info(struct printer *p, const struct event_view *e,
 		}
 	}
 	trace_seq_reset(seq);
+	if (!p->opts.raw)	/* this handle's helper counts, for rec */
+		tepfmt_bound_counts(e->tep, e->rec, (uint32_t)e->rec->size);
 	tep_print_event(e->tep, seq, e->rec, "%s", p->opts.raw ?
 			TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	trace_seq_terminate(seq);

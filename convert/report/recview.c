@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/report/recview.h"
+#include "convert/tepfmt/tepfmt.h"
 
 #define NO_ID 65536			/* common_type is 16 bits */
 /* A format claiming more than this is not followed further: no real
@@ -15,6 +16,7 @@ struct recview_ids {
 	uint32_t extent[NO_ID];	/* end of the last static field, + 1;
 				 * 0 while not learnt */
 	uint8_t dynamic[NO_ID];	/* has __data_loc or __rel_loc fields */
+	uint8_t counts[NO_ID];	/* prints a count from the record */
 };
 
 struct recview_ids *recview_ids_new(void)
@@ -55,6 +57,7 @@ static void learn(struct recview_ids *ids, struct tep_handle *tep, int id)
 	ids->extent[id] = 1;
 	if (!ev)
 		return;
+	ids->counts[id] = (uint8_t)tepfmt_has_counts(ev);
 	learn_fields(ids, id, ev->format.common_fields);
 	learn_fields(ids, id, ev->format.fields);
 }
@@ -153,7 +156,7 @@ uint32_t recview_fill(struct recview_ids *ids, struct tep_handle *tep,
 		      uint32_t size, const uint8_t *page_end,
 		      struct recview_pad *pad)
 {
-	uint32_t need = 0;
+	uint32_t need = 0, got;
 	int id;
 
 	rec->data = (void *)data;
@@ -165,5 +168,8 @@ uint32_t recview_fill(struct recview_ids *ids, struct tep_handle *tep,
 		if (ids->dynamic[id])
 			need = dynamic_end(tep, id, data, page_end, need);
 	}
-	return view(rec, data, size, page_end, need, pad);
+	got = view(rec, data, size, page_end, need, pad);
+	if (got && id >= 0 && id < NO_ID && ids->counts[id])
+		tepfmt_bound_counts(tep, rec, size);
+	return got;
 }

@@ -12,6 +12,11 @@
  * with the bytes that follow the record in its page (what trace-cmd
  * shows there) and zeros past the page's end (trace-cmd shows whatever
  * follows its page buffer in memory: nothing to match).
+ *
+ * __print_array, __print_hex and __print_hex_str read as many elements
+ * as a count taken from the record says: recview_fill() also bounds
+ * those counts of tep's event by the record (tepfmt_bound_counts), and
+ * a handle that prints a copy of the record must do so itself.
  */
 #ifndef CONVERT_REPORT_RECVIEW_H
 #define CONVERT_REPORT_RECVIEW_H

@@ -333,7 +333,7 @@ enum tep_errno tepfmt_parse(struct tep_handle *tep, struct tep_event **event,
 			    const char **why)
 {
 	struct tep_event *ev = NULL;
-	const char *refused;
+	const char *refused, *unbound;
 	enum tep_errno e;
 
 	if (why)
@@ -352,5 +352,12 @@ enum tep_errno tepfmt_parse(struct tep_handle *tep, struct tep_event **event,
 		clear_marks();
 	if (event)
 		*event = ev;
+	if (e == TEP_ERRNO__SUCCESS && ev &&
+	    !(ev->flags & TEP_EVENT_FL_FAILED) &&
+	    tepfmt_bound_helpers(ev, &unbound)) {
+		if (why)
+			*why = unbound;
+		e = TEP_ERRNO__READ_PRINT_FAILED;
+	}
 	return e;
 }

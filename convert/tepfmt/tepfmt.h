@@ -17,6 +17,10 @@
  * its event, made from its fields alone: libtraceevent flags it failed
  * and prints its records as trace-cmd prints those of a print fmt it
  * cannot parse, "[FAILED TO PARSE]" and the fields by name.
+ *
+ * __print_array, __print_hex and __print_hex_str read as many elements
+ * as the record says (counts.c): each count is bounded by what the
+ * record holds, once tepfmt_bound_counts() has seen the record.
  */
 #ifndef TEPFMT_H
 #define TEPFMT_H
@@ -30,9 +34,10 @@
  * tep_parse_format(tep, event, text, len, system), unless parsing the
  * format would crash libtraceevent: then only its fields are parsed
  * (tepfmt_parse_fields), *why (if why is given) says what is wrong and
- * TEP_ERRNO__READ_PRINT_FAILED or __READ_FORMAT_FAILED is returned.
- * event may be NULL (tep_parse_event); *why is NULL when the format was
- * handed over whole.
+ * TEP_ERRNO__READ_PRINT_FAILED or __READ_FORMAT_FAILED is returned.  So
+ * too (the event flagged failed) when a helper's count cannot be bounded
+ * (counts.c).  event may be NULL (tep_parse_event); *why is NULL when
+ * the format was handed over whole.
  */
 enum tep_errno tepfmt_parse(struct tep_handle *tep, struct tep_event **event,
 			    const char *text, size_t len, const char *system,
@@ -47,6 +52,23 @@ enum tep_errno tepfmt_parse(struct tep_handle *tep, struct tep_event **event,
 enum tep_errno tepfmt_parse_fields(struct tep_handle *tep,
 				   struct tep_event **event, const char *text,
 				   size_t len, const char *system);
+
+/*
+ * counts.c: each count of ev's __print_array, __print_hex and
+ * __print_hex_str made "C > LIMIT ? LIMIT : C".  0, or -1 with *why when
+ * one cannot be (an array argument that is not a field, a count of node
+ * types not known here, no memory): ev is then flagged failed.
+ */
+int tepfmt_bound_helpers(struct tep_event *ev, const char **why);
+/*
+ * Set the LIMITs of rec's event (found in tep) to the elements that lie
+ * inside the record (size bytes at rec->data), before libtraceevent
+ * prints it with tep: every handle that prints records calls it first.
+ */
+void tepfmt_bound_counts(struct tep_handle *tep, struct tep_record *rec,
+			 uint32_t size);
+/* Does ev print with such counts (tepfmt_bound_counts has work)? */
+int tepfmt_has_counts(struct tep_event *ev);
 
 /*
  * libtraceevent 1.7 has more ways to crash (or hang) on a damaged text

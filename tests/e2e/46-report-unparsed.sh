@@ -169,6 +169,9 @@ crashers=(
 	'"%s", __print_symbolic(REC->vec, { 0, "HI" })'
 	'"%d", REC->u32v / REC->s8v'
 	'"%d", REC->s32v[0]]   '
+	'"%d", __get_rel_dynamic_array_len(rname)'
+	'"%s", __print_hex(REC->u32v + 1, 2)'
+	'"%s", __print_hex((u8 *)REC->bytes, 2)'
 	'"%s", __get_str(wide)|wide'
 )
 for layout in "" "--big-endian --long4"; do

@@ -4,13 +4,14 @@
  * (convert/report/recview.c), on a format with kernel_stack's layout: a
  * static array caller[8] that the kernel fills only in part, and one
  * with a dynamic string (printed with "%s", up to a NUL wherever that
- * is).
+ * is); and a __print_hex count taken from the record.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tests/unit/units.h"
 #include "convert/report/recview.h"
+#include "convert/tepfmt/tepfmt.h"
 
 static const char stack_fmt[] =
 	"name: kernel_stack\nID: 7\nformat:\n"
@@ -277,6 +278,50 @@ static void test_empty_string_at_end(void)
 	case_close(&c);
 }
 
+/*
+ * A __print_hex count taken from the record (len): libtraceevent read
+ * len bytes, however many the record holds, and died on a forged one.
+ * recview_fill() bounds it by the record for the handle it is given
+ * (tepfmt_bound_counts), so that whatever prints the view with that
+ * handle next reads only the record.
+ */
+static void test_counts_bounded(void)
+{
+	static const char hex_fmt[] =
+		"name: hexed\nID: 11\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:unsigned int len;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:u8 buf[4];\toffset:12;\tsize:4;\tsigned:0;\n\n"
+		"print fmt: \"%s\", __print_hex(REC->buf, REC->len)\n";
+	struct view_case c;
+	struct trace_seq seq;
+	uint8_t page[64];
+	uint32_t len = 0xfffffff0u;
+	uint16_t id = 11;
+	const char *why;
+
+	case_open(&c);
+	trace_seq_init(&seq);
+	CU_ASSERT_EQUAL(tepfmt_parse(c.tep, NULL, hex_fmt, sizeof(hex_fmt) - 1,
+				     "test", &why), TEP_ERRNO__SUCCESS);
+	CU_ASSERT_PTR_NULL(why);
+	memset(page, 0xaa, sizeof(page));
+	memcpy(page, &id, 2);
+	memset(page + 2, 0, 6);
+	memcpy(page + 8, &len, 4);
+	memcpy(page + 12, "\x01\x02\x03\x00", 4);
+	c.rec.size = 16;
+	CU_ASSERT_EQUAL(fill(&c, page, 16, page, sizeof(page)), 16);
+	CU_ASSERT_STRING_EQUAL(text_of(&c, &seq), "01 02 03 00");
+	len = 2;		/* a count that fits: as it says */
+	memcpy(page + 8, &len, 4);
+	CU_ASSERT_EQUAL(fill(&c, page, 16, page, sizeof(page)), 16);
+	CU_ASSERT_STRING_EQUAL(text_of(&c, &seq), "01 02");
+	trace_seq_destroy(&seq);
+	case_close(&c);
+}
+
 void suite_recview(void)
 {
 	CU_pSuite s = CU_add_suite("recview", NULL, NULL);
@@ -294,4 +339,6 @@ void suite_recview(void)
 	CU_add_test(s, "a dynamic field 2 bytes wide", test_narrow_descriptor);
 	CU_add_test(s, "an empty dynamic string at the record's end",
 		    test_empty_string_at_end);
+	CU_add_test(s, "helper counts bounded by the record",
+		    test_counts_bounded);
 }

@@ -2,8 +2,8 @@
 /*
  * test_tepfmt.c - event formats libtraceevent 1.7 would crash on
  * (convert/tepfmt/tepfmt.c): refused (their fields alone handed over),
- * or its left-over mark cleared; sound ones parsed and printed as
- * before.  Without tepfmt each case
+ * or its left-over mark cleared, or their helpers' counts bounded
+ * (counts.c); sound ones parsed and printed as before.  Without tepfmt each case
  * below crashes the test program (found by the fuzz_report and
  * fuzz_format targets).
  */
@@ -199,6 +199,7 @@ static void print_info(struct tep_handle *tep, const uint8_t *data,
 	memset(&rec, 0, sizeof(rec));
 	rec.data = (void *)data;
 	rec.size = (int)size;
+	tepfmt_bound_counts(tep, &rec, (uint32_t)size);
 	trace_seq_init(&seq);
 	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);
@@ -244,6 +245,186 @@ static void test_refused_prints(void)
 	print_info(tep, odd_data, sizeof(odd_data), text, sizeof(text));
 	CU_ASSERT_STRING_EQUAL(text, "[FAILED TO PARSE] after=7");
 	tep_free(tep);
+}
+
+/* The helpers' format: a static array, a dynamic one, a __rel_loc one. */
+static const char helpers[] =
+	"name: helpers\nID: 30\nformat:\n" COMMON
+	"\tfield:int n;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int len;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:u32 vals[4];\toffset:16;\tsize:16;\tsigned:0;\n"
+	"\tfield:__data_loc u8[] buf;\toffset:32;\tsize:4;\tsigned:0;\n"
+	"\tfield:__rel_loc u16[] rel;\toffset:36;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%%s\", %s\n";
+
+/* helpers[] with this print fmt argument, parsed into a new handle of
+ * this byte order and long size. */
+static struct tep_handle *helpers_tep(const char *arg, int big, int lsize,
+				      const char **why)
+{
+	struct tep_handle *tep = tep_alloc();
+	char text[2048];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
+	tep_set_file_bigendian(tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, lsize);
+	snprintf(text, sizeof(text), helpers, arg);
+	tepfmt_parse(tep, NULL, text, strlen(text), "test", why);
+	return tep;
+}
+
+static void put_u(uint8_t *p, int size, uint32_t v, int big)
+{
+	int k;
+
+	for (k = 0; k < size; k++)
+		p[big ? size - 1 - k : k] = (uint8_t)(v >> (8 * k));
+}
+
+/*
+ * A record of helpers[]: n and len as given, vals 1..4, buf 0a 0b 0c
+ * at 40, rel 5 6 at 43 (counted from 40), 48 bytes in all.
+ */
+static size_t helpers_record(uint8_t *d, int32_t n, uint32_t len, int big)
+{
+	int k;
+
+	memset(d, 0, 48);
+	put_u(d, 2, 30, big);
+	put_u(d + 4, 4, 1, big);
+	put_u(d + 8, 4, (uint32_t)n, big);
+	put_u(d + 12, 4, len, big);
+	for (k = 0; k < 4; k++)
+		put_u(d + 16 + 4 * k, 4, (uint32_t)k + 1, big);
+	put_u(d + 32, 4, 3u << 16 | 40, big);
+	d[40] = 0x0a;
+	d[41] = 0x0b;
+	d[42] = 0x0c;
+	put_u(d + 36, 4, 4u << 16 | 3, big);
+	put_u(d + 43, 2, 5, big);
+	put_u(d + 45, 2, 6, big);
+	return 48;
+}
+
+/* The text of a helpers[] record under arg (n, len), for this byte
+ * order and long size. */
+static void helpers_text(const char *arg, int big, int lsize, int32_t n,
+			 uint32_t len, char *text, size_t cap)
+{
+	const char *why;
+	struct tep_handle *tep = helpers_tep(arg, big, lsize, &why);
+	uint8_t d[48];
+
+	CU_ASSERT_PTR_NULL(why);
+	print_info(tep, d, helpers_record(d, n, len, big), text, cap);
+	tep_free(tep);
+}
+
+/*
+ * __print_array, __print_hex and __print_hex_str take their count from
+ * the record: a forged one (huge, or negative and taken as huge) made
+ * libtraceevent read far past the record and die.  The count is bounded
+ * by the elements the record holds, whatever its expression (a field,
+ * an expression on fields, a dynamic array's length), on both byte
+ * orders and long sizes: a forged count prints what the largest count
+ * that fits prints.  Counts that fit print as before.
+ */
+static void test_counts_bounded(void)
+{
+	static const struct {
+		const char *arg;
+		int32_t n;		/* forged */
+		uint32_t len;
+		int32_t fit_n;		/* the elements the record holds */
+		uint32_t fit_len;
+	} cases[] = {
+		{ "__print_array(REC->vals, REC->n, 4)", -1, 0, 8, 0 },
+		{ "__print_array(REC->vals, REC->n, 4)", 0x7fffffff, 0, 8, 0 },
+		{ "__print_hex(REC->vals, REC->len)", 0, 0xffffffffu, 0, 32 },
+		{ "__print_hex(REC->vals, REC->len + REC->n * 2)", 3,
+		  0xfffffff0u, 0, 32 },
+		{ "__print_hex_str(__get_dynamic_array(buf), REC->len)", 0,
+		  100000, 0, 8 },
+		{ "__print_array(__get_dynamic_array(buf), REC->n, 1)", -7, 0,
+		  8, 0 },
+		{ "__print_array(__get_rel_dynamic_array(rel), REC->len, 2)", 0,
+		  0x80000000u, 0, 2 },
+		/* libtraceevent reads a bad element size's elements a byte
+		 * each; one it computes may be up to 8 bytes */
+		{ "__print_array(REC->vals, REC->len, 3)", 0, 1000, 0, 32 },
+		{ "__print_array(REC->vals, REC->len, REC->n)", 4, 1000, 4, 4 },
+	};
+	char text[1024], want[1024];
+	size_t k;
+	int big, lsize;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		for (big = 0; big < 2; big++)
+			for (lsize = 4; lsize <= 8; lsize += 4) {
+				helpers_text(cases[k].arg, big, lsize,
+					     cases[k].n, cases[k].len, text,
+					     sizeof(text));
+				helpers_text(cases[k].arg, big, lsize,
+					     cases[k].fit_n, cases[k].fit_len,
+					     want, sizeof(want));
+				CU_ASSERT_STRING_EQUAL(text, want);
+				CU_ASSERT(strlen(want) > 0);
+			}
+	/* counts that fit, as libtraceevent prints them */
+	helpers_text("__print_array(REC->vals, REC->n, 4)", 0, 8, 2, 0, text,
+		     sizeof(text));
+	CU_ASSERT_STRING_EQUAL(text, "1 2");
+	helpers_text("__print_array(REC->vals, REC->n, 4)", 0, 8, 8, 0, text,
+		     sizeof(text));
+	CU_ASSERT_STRING_EQUAL(text, "1 2 3 4 196648 262147 84675338 1536");
+	helpers_text("__print_hex(REC->vals, REC->len)", 1, 4, 0, 6, text,
+		     sizeof(text));
+	CU_ASSERT_STRING_EQUAL(text, "00 00 00 01 00 00");
+	helpers_text("__print_hex_str(__get_dynamic_array(buf), "
+		     "__get_dynamic_array_len(buf))", 1, 8, 0, 0, text,
+		     sizeof(text));
+	CU_ASSERT_STRING_EQUAL(text, "0a0b0c");
+	helpers_text("__print_array(__get_rel_dynamic_array(rel), REC->len, 2)",
+		     0, 4, 0, 2, text, sizeof(text));
+	CU_ASSERT_STRING_EQUAL(text, "5 6");
+}
+
+/*
+ * What cannot be bounded is not handed over: the event prints as
+ * [FAILED TO PARSE] with its fields.  An array argument that is not a
+ * field (libtraceevent reads it as one, from a wrong member), a count
+ * of something never seen in one, the length of a __rel_loc field
+ * (libtraceevent 1.7 dereferences NULL for it, whatever the record).
+ */
+static void test_counts_refused(void)
+{
+	static const char *const args[] = {
+		"__print_hex(REC->vals + 1, 2)",
+		"__print_hex((u8 *)REC->vals, 2)",
+		"__print_hex(__get_str(buf), 2)",
+		"__print_array(REC->vals, __get_str(buf), 4)",
+		"__print_hex(REC->vals, __get_rel_dynamic_array_len(rel))",
+		"__print_hex(__get_dynamic_array(buf), __get_dynamic_array_len(rel))",
+	};
+	uint8_t d[48];
+	char text[1024];
+	const char *why;
+	size_t k, size;
+
+	for (k = 0; k < sizeof(args) / sizeof(args[0]); k++) {
+		struct tep_handle *tep = helpers_tep(args[k], 0, 8, &why);
+		struct tep_event *ev = tep_find_event(tep, 30);
+
+		CU_ASSERT_PTR_NOT_NULL(why);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+		CU_ASSERT(ev->flags & TEP_EVENT_FL_FAILED);
+		size = helpers_record(d, 0x7fffffff, 0x7fffffff, 0);
+		print_info(tep, d, size, text, sizeof(text));
+		CU_ASSERT(!strncmp(text, "[FAILED TO PARSE] n=2147483647 ",
+				   31));
+		tep_free(tep);
+	}
 }
 
 /* Which format (tdat_each_format order) is sched_wakeup's. */
@@ -355,5 +536,8 @@ void suite_tepfmt(void)
 		    test_dynamic_widths);
 	CU_add_test(s, "a refused format prints [FAILED TO PARSE] and fields",
 		    test_refused_prints);
-
+	CU_add_test(s, "helper counts are bounded by the record",
+		    test_counts_bounded);
+	CU_add_test(s, "helpers that cannot be bounded are not handed over",
+		    test_counts_refused);
 }
