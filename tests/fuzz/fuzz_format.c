@@ -8,11 +8,18 @@
  * Input: a selector byte; entries "SYSTEM\nTEXT" separated by \001 up
  * to the first \0 (SYSTEM "ftrace" for ftrace's own formats, or one of
  * "cmdlines", "kallsyms", "printk" for those texts); then one page of
- * events (cut or zero-padded to 4096 bytes).  A little-endian v6 file
- * with x86_64's header_page is written from them with libfmt's writer
- * (one CPU, that page), then reported with one of the option sets below
- * and, for odd selectors, checked by check-events.  Output goes to
- * /dev/null; any crash, leak or sanitizer report is a bug.
+ * events (cut or zero-padded to 4096 bytes).  A v6 file is written from
+ * them with libfmt's writer (one CPU, that page), then reported with one
+ * of the option sets below and, for odd selectors, checked by
+ * check-events.  Output goes to /dev/null; any crash, leak or sanitizer
+ * report is a bug.
+ *
+ * The selector: bits 0-2 the option set, bit 3 worker threads, bit 0
+ * check-events too; bit 4 a big-endian file, bit 5 a 32-bit kernel's
+ * (4-byte commit word and longs, 12-byte page header), else x86_64's;
+ * bits 6-7, when not 0, replace every event format's print fmt by one of
+ * __print_array, __print_hex and __print_hex_str over its fields
+ * (genfmt.c): their counts come from the page's records.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,14 +28,21 @@
 #include "libfmt/bytes.h"
 #include "libfmt/metabuild.h"
 #include "tests/fuzz/scratch.h"
+#include "tests/fuzz/genfmt.h"
 
 #define PAGE 4096
 
-static const char header_page[] =
+/* x86_64's, and a 32-bit kernel's */
+static const char header_page8[] =
 	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
 	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
 	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
 	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+static const char header_page4[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:12;\tsize:4084;\tsigned:0;\n";
 static const char header_event[] =
 	"# compressed entry header\n"
 	"\ttype_len    :    5 bits\n"
@@ -57,6 +71,7 @@ struct parts {
 	uint32_t nftrace, nsys;
 	const struct tdat_file *f;
 	int failed;
+	unsigned gen;		/* selector bits 6-7: helpers made up */
 };
 
 static void add(struct parts *p, struct tdat_bytes *b, const void *d,
@@ -95,20 +110,27 @@ static void add_entry(struct parts *p, const char *e, size_t n)
 	} else if (sl == 6 && !memcmp(e, "printk", 6)) {
 		add(p, &p->printk, text, tl);
 	} else {	/* a system of one format */
+		size_t gl = 0;
+		char *g = p->gen ? genfmt_helpers(text, tl, p->gen, &gl) : NULL;
+
 		add(p, &p->events, e, sl);
 		add(p, &p->events, "", 1);
 		add_num(p, &p->events, 1, 4);
-		add_num(p, &p->events, tl, 8);
-		add(p, &p->events, text, tl);
+		add_num(p, &p->events, g ? gl : tl, 8);
+		add(p, &p->events, g ? g : text, g ? gl : tl);
 		p->nsys++;
+		free(g);
 	}
 }
 
 static void add_headers(struct parts *p)
 {
+	const char *hp = p->f->commit_size == 4 ? header_page4 : header_page8;
+	size_t hl = strlen(hp);
+
 	add(p, &p->headers, "header_page", 12);
-	add_num(p, &p->headers, sizeof(header_page) - 1, 8);
-	add(p, &p->headers, header_page, sizeof(header_page) - 1);
+	add_num(p, &p->headers, hl, 8);
+	add(p, &p->headers, hp, hl);
 	add(p, &p->headers, "header_event", 13);
 	add_num(p, &p->headers, sizeof(header_event) - 1, 8);
 	add(p, &p->headers, header_event, sizeof(header_event) - 1);
@@ -131,11 +153,14 @@ static void set_part(struct parts *p, struct tdat_file *f, enum tdat_meta m,
 	tdat_bytes_free(body);
 }
 
-/* The metadata of the file: the parts from the entries. */
-static struct tdat_file *make_meta(const uint8_t *text, size_t n)
+/* The metadata of the file: the parts from the entries, the layout
+ * from the selector. */
+static struct tdat_file *make_meta(const uint8_t *text, size_t n, int sel)
 {
+	int long4 = (sel >> 5) & 1;
 	struct tdat_error err;
-	struct tdat_file *f = tdat_meta_new(6, 0, 8, PAGE, &err);
+	struct tdat_file *f = tdat_meta_new(6, (sel >> 4) & 1, long4 ? 4 : 8,
+					    PAGE, &err);
 	struct parts p;
 	const uint8_t *e = text, *end = text + n, *sep;
 
@@ -143,6 +168,9 @@ static struct tdat_file *make_meta(const uint8_t *text, size_t n)
 		return NULL;
 	memset(&p, 0, sizeof(p));
 	p.f = f;
+	p.gen = (unsigned)sel >> 6;
+	f->commit_size = long4 ? 4 : 8;
+	f->page_header_size = long4 ? 12 : 16;
 	add_headers(&p);
 	for (; e <= end; e = sep + 1) {
 		sep = memchr(e, 1, (size_t)(end - e));
@@ -156,8 +184,6 @@ static struct tdat_file *make_meta(const uint8_t *text, size_t n)
 	set_part(&p, f, TDAT_META_KALLSYMS, p.kallsyms.len, 4, &p.kallsyms);
 	set_part(&p, f, TDAT_META_PRINTK, p.printk.len, 4, &p.printk);
 	set_part(&p, f, TDAT_META_CMDLINES, p.cmdlines.len, 8, &p.cmdlines);
-	f->commit_size = 8;
-	f->page_header_size = 16;
 	f->cpu_count = 1;
 	if (p.failed || tdat_meta_add_buffer(f, "", "local", PAGE) < 0 ||
 	    tdat_meta_add_cpu(f, 0, 0)) {
@@ -211,7 +237,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (nul)
 		memcpy(page, nul + 1, size - tl - 2 < PAGE ? size - tl - 2 :
 							     PAGE);
-	f = make_meta(data + 1, tl);
+	f = make_meta(data + 1, tl, sel);
 	path = scratch_path(0, "fmt.dat");
 	if (!f || write_file(path, f, page)) {
 		if (f)
