@@ -23,7 +23,7 @@ struct applet {
 static const struct applet applets[] = {
 	{ "check-events", "parse event formats of tracefs or a trace.dat",
 	  cmd_check_events },
-	{ "convert", "convert between trace.dat v6 and v7, recompress",
+	{ "convert", "convert between trace.dat v6 and v7, recompress, to Parquet",
 	  cmd_convert },
 	{ "dump", "print what a trace.dat holds, as trace-cmd dump",
 	  cmd_dump },
