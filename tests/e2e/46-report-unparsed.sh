@@ -62,6 +62,10 @@ for flt in open_exec 'do_sys_open: flags == 32768' \
 	   'do_sys_open: filename ~ "/proc/*"' 'fs: mode == 0'; do
 	same_as "$f" "$f" -F "$flt"
 done
+# -E lists them too (they were left out)
+expect_exit 0 $TDAT report -E -i "$f"
+assert_tc_report "$OUT" -E -i "$f"
+assert_grep '^fs:do_sys_open$' "$OUT"
 expect_exit 0 $TDAT report --json -F do_sys_open -F open_exec -i "$f"
 assert_lines 22 "$OUT"
 assert_grep '^\{"timestamp":[0-9]+,.*"system":"fs","event":"do_sys_open",.*"fields":\{"filename":"/proc/5488/cmdline","flags":32768,"mode":0\}\}$' "$OUT"
