@@ -10,8 +10,6 @@
 
 #include <stdint.h>
 
-#define PARQUET_MAX_INPUTS 4096
-
 struct parquet_opts {
 	const char **inputs;	/* trace.dat files (directories expanded
 				 * by the caller) */
