@@ -1,41 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* endian.c - the one place where file byte order is decided. */
+/* endian.c - file byte order: stores and the file-handle forms (the
+ * loads are inline in tracedat.h: every event field goes through them). */
 #include "libfmt/internal.h"
-
-uint16_t tdat_load16(int big, const void *p)
-{
-	const uint8_t *b = p;
-
-	if (big)
-		return (uint16_t)(b[0] << 8 | b[1]);
-	return (uint16_t)(b[1] << 8 | b[0]);
-}
-
-uint32_t tdat_load32(int big, const void *p)
-{
-	const uint8_t *b = p;
-
-	if (big)
-		return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
-		       (uint32_t)b[2] << 8 | b[3];
-	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 |
-	       (uint32_t)b[1] << 8 | b[0];
-}
-
-uint64_t tdat_load64(int big, const void *p)
-{
-	const uint8_t *b = p;
-	uint64_t hi, lo;
-
-	if (big) {
-		hi = tdat_load32(1, b);
-		lo = tdat_load32(1, b + 4);
-	} else {
-		lo = tdat_load32(0, b);
-		hi = tdat_load32(0, b + 4);
-	}
-	return hi << 32 | lo;
-}
 
 void tdat_store16(int big, void *p, uint16_t v)
 {

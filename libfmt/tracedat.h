@@ -349,11 +349,40 @@ typedef int (*tdat_format_fn)(void *ctx, const char *system,
 int tdat_each_format(const struct tdat_file *f, tdat_format_fn fn, void *ctx,
 		     struct tdat_error *err);
 
-/* Byte-order helpers on file data (the one place byte order is decided). */
-/* Loads and stores in the byte order big says (1: big-endian). */
-uint16_t tdat_load16(int big, const void *p);
-uint32_t tdat_load32(int big, const void *p);
-uint64_t tdat_load64(int big, const void *p);
+/* Byte-order helpers on file data (the one place byte order is decided:
+ * here and libfmt/endian.c). */
+/* Loads and stores in the byte order big says (1: big-endian).  The
+ * loads are inline, byte by byte, which compilers turn into one load
+ * (and a swap) whatever the host's order and alignment. */
+static inline uint16_t tdat_load16(int big, const void *p)
+{
+	const uint8_t *b = p;
+
+	if (big)
+		return (uint16_t)(b[0] << 8 | b[1]);
+	return (uint16_t)(b[1] << 8 | b[0]);
+}
+
+static inline uint32_t tdat_load32(int big, const void *p)
+{
+	const uint8_t *b = p;
+
+	if (big)
+		return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+		       (uint32_t)b[2] << 8 | b[3];
+	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 |
+	       (uint32_t)b[1] << 8 | b[0];
+}
+
+static inline uint64_t tdat_load64(int big, const void *p)
+{
+	const uint8_t *b = p;
+
+	if (big)
+		return (uint64_t)tdat_load32(1, b) << 32 | tdat_load32(1, b + 4);
+	return (uint64_t)tdat_load32(0, b + 4) << 32 | tdat_load32(0, b);
+}
+
 void tdat_store16(int big, void *p, uint16_t v);
 void tdat_store32(int big, void *p, uint32_t v);
 void tdat_store64(int big, void *p, uint64_t v);
