@@ -90,6 +90,12 @@ struct table_schema {
 	struct colspec *spec;
 	int ncols;
 	int quick_end;		/* where the last quick field ends */
+	struct quick_field {	/* the quick columns, read in one loop */
+		int col, offset, size;
+	} *quick;
+	int nquick;
+	int *slow;		/* the other columns */
+	int nslow;
 };
 
 /* The columns of event ev's table: [trace,] timestamp, cpu, buffer,

@@ -27,7 +27,9 @@ struct rows {
 	int failed;		/* writing failed: ts->err says why */
 };
 
-static uint64_t load(int big, const uint8_t *p, int n)
+/* Inline wherever it is used: the quick loop's one call a field. */
+static inline __attribute__((always_inline))
+uint64_t load(int big, const uint8_t *p, int n)
 {
 	switch (n) {
 	case 1:
@@ -285,12 +287,33 @@ static void note_time(uint64_t *first, uint64_t *last, uint64_t rows,
 		*last = ts;
 }
 
+/* The quick columns of a record too short for some of them: what lies
+ * outside it is null. */
+static void put_quick_cut(struct rows *x, struct pq_writer *w,
+			  const struct quick_field *qf, int n,
+			  const struct tep_record *rec)
+{
+	size_t size = (size_t)rec->size;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if ((size_t)qf[i].offset + (size_t)qf[i].size > size)
+			pq_put_null(w, qf[i].col);
+		else
+			pq_put_int(w, qf[i].col,
+				   load(x->big, (const uint8_t *)rec->data +
+						qf[i].offset, qf[i].size));
+	}
+}
+
 static int on_event(void *ctx, const struct report_event *e)
 {
 	struct rows *x = ctx;
 	const uint8_t *data = e->rec->data;
+	const struct quick_field *qf;
+	struct pq_writer *w;
 	struct table *t;
-	int k, quick;
+	int i, n;
 
 	if (!e->event) {	/* --json shows its id only */
 		x->in->unknown++;
@@ -299,16 +322,20 @@ static int on_event(void *ctx, const struct report_event *e)
 	t = table_for(x, e->event);
 	if (!t)
 		return x->failed = -1;
-	quick = e->rec->size >= t->schema.quick_end;
-	for (k = 0; k < t->schema.ncols; k++) {
-		const struct colspec *sp = &t->schema.spec[k];
-
-		if (quick && sp->quick)	/* most fields: a number inside */
-			pq_put_int(t->w, k, load(x->big, data + sp->offset,
-						 sp->size));
-		else
-			put_column(x, t->w, k, sp, e);
+	w = t->w;
+	qf = t->schema.quick;
+	n = t->schema.nquick;
+	if (e->rec->size >= t->schema.quick_end) {
+		for (i = 0; i < n; i++)	/* most fields: a number inside */
+			pq_put_int(w, qf[i].col,
+				   load(x->big, data + qf[i].offset,
+					qf[i].size));
+	} else {
+		put_quick_cut(x, w, qf, n, e->rec);
 	}
+	for (i = 0; i < t->schema.nslow; i++)
+		put_column(x, w, t->schema.slow[i],
+			   &t->schema.spec[t->schema.slow[i]], e);
 	note_time(&t->first_ts, &t->last_ts, t->rows, e->ts);
 	note_time(&x->in->first_ts, &x->in->last_ts, x->in->rows, e->ts);
 	if (x->failed) {

@@ -176,6 +176,29 @@ static int count_fields(const struct tep_format_field *f)
 	return n;
 }
 
+/* The quick columns apart from the rest: rows.c reads them in one
+ * tight loop. */
+static int order_columns(struct table_schema *s)
+{
+	size_t n = (size_t)s->ncols + 1;
+	int k;
+
+	s->quick = malloc(n * sizeof(*s->quick));
+	s->slow = malloc(n * sizeof(*s->slow));
+	if (!s->quick || !s->slow)
+		return -1;
+	for (k = 0; k < s->ncols; k++) {
+		if (!s->spec[k].quick) {
+			s->slow[s->nslow++] = k;
+			continue;
+		}
+		s->quick[s->nquick].col = k;
+		s->quick[s->nquick].offset = s->spec[k].offset;
+		s->quick[s->nquick++].size = s->spec[k].size;
+	}
+	return 0;
+}
+
 int schema_for_event(struct table_schema *s, const struct tep_event *ev,
 		     int with_trace)
 {
@@ -204,6 +227,8 @@ int schema_for_event(struct table_schema *s, const struct tep_event *ev,
 		s->cols[s->ncols].optional = 1;
 		s->spec[s->ncols++].src = SRC_MESSAGE;
 	}
+	if (order_columns(s))
+		goto fail;
 	return 0;
 fail:
 	schema_free(s);
@@ -225,6 +250,8 @@ int schema_fixed(struct table_schema *s, const struct pq_column *cols, int n)
 		if (!s->cols[i].name || !s->spec[i].from)
 			goto fail;
 	}
+	if (order_columns(s))
+		goto fail;
 	return 0;
 fail:
 	schema_free(s);
@@ -241,6 +268,8 @@ void schema_free(struct table_schema *s)
 	}
 	free(s->cols);
 	free(s->spec);
+	free(s->quick);
+	free(s->slow);
 	memset(s, 0, sizeof(*s));
 }
 
