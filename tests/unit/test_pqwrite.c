@@ -970,6 +970,62 @@ static void test_pages(void)
 	pq_buf_free(&m.b);
 }
 
+/* Whether the n bytes at want appear in b. */
+static int holds(const struct pq_buf *b, const uint8_t *want, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + n <= b->len; i++)
+		if (!memcmp(b->p + i, want, n))
+			return 1;
+	return 0;
+}
+
+/* A flat optional column keeps no definition levels until its row
+ * group's first null: a row group without one gets a single run of 1s,
+ * one with a null late gets the 1s before it back. */
+static void test_lazy_levels(void)
+{
+	static const struct pq_column col = { "o", PQ_INT, 32, 1, 1,
+					      PQ_ENC_PLAIN };
+	/* 20 levels 1: length 2, RLE run (20 << 1) of 1 */
+	static const uint8_t no_null[] = { 0x02, 0, 0, 0, 0x28, 0x01 };
+	/* 1 x 9, 0, 1, 1: length 4, RLE run (9 << 1) of 1, a bit-packed
+	 * group (1 << 1 | 1) of 0 1 1 and padding */
+	static const uint8_t late_null[] = { 0x04, 0, 0, 0, 0x12, 0x01,
+					     0x03, 0x06 };
+	uint8_t body[sizeof(no_null) + 20 * 4];
+	struct mem m;
+	struct pq_writer *w = new_writer(&col, 1, 0, 0, 0, &m);
+	int i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	for (i = 0; i < 20; i++) {
+		pq_put_int(w, 0, (uint64_t)i + 100);
+		CU_ASSERT_EQUAL_FATAL(pq_end_row(w), 0);
+	}
+	CU_ASSERT_EQUAL_FATAL(pq_flush(w), 0);
+	for (i = 0; i < 12; i++) {
+		if (i == 9)
+			pq_put_null(w, 0);
+		else
+			pq_put_int(w, 0, (uint64_t)i + 200);
+		CU_ASSERT_EQUAL_FATAL(pq_end_row(w), 0);
+	}
+	CU_ASSERT_EQUAL_FATAL(pq_finish(w), 0);
+	pq_writer_free(w);
+	memcpy(body, no_null, sizeof(no_null));
+	for (i = 0; i < 20; i++)
+		pq_store_le32(body + sizeof(no_null) + 4 * i, (uint32_t)i + 100);
+	CU_ASSERT(holds(&m.b, body, sizeof(no_null) + 20 * 4));
+	memcpy(body, late_null, sizeof(late_null));
+	for (i = 0; i < 11; i++)
+		pq_store_le32(body + sizeof(late_null) + 4 * i,
+			      (uint32_t)(i < 9 ? i : i + 1) + 200);
+	CU_ASSERT(holds(&m.b, body, sizeof(late_null) + 11 * 4));
+	pq_buf_free(&m.b);
+}
+
 static void test_zstd_pages(void)
 {
 	static const struct pq_column cols[] = {
@@ -1411,6 +1467,8 @@ void suite_pqwrite(void)
 	CU_add_test(s, "row groups closed by size", test_row_groups_by_size);
 	CU_add_test(s, "data pages", test_pages);
 	CU_add_test(s, "zstd pages", test_zstd_pages);
+	CU_add_test(s, "definition levels kept from the first null",
+		    test_lazy_levels);
 	CU_add_test(s, "dictionary falls back to PLAIN",
 		    test_dictionary_fallback);
 	CU_add_test(s, "dictionary of 64 Ki entries", test_dictionary_entries);

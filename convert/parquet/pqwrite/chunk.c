@@ -51,11 +51,6 @@ static int dict_page(struct pq_writer *w, struct pq_col *c,
 			     &k->csize);
 }
 
-static size_t entries(const struct pq_col *c)
-{
-	return c->maxdef ? c->def.len : c->nvals;
-}
-
 /* Bits a value adds to a page: about, but exact for PLAIN. */
 static uint64_t value_bits(const struct pq_col *c, const struct chunk *k,
 			   const uint8_t *plain)
@@ -73,9 +68,9 @@ static uint64_t value_bits(const struct pq_col *c, const struct chunk *k,
 static void next_page(const struct pq_col *c, const struct chunk *k,
 		      uint64_t limit, const struct pos *from, struct pos *to)
 {
-	const uint8_t *def = c->maxdef ? c->def.p : NULL;
+	const uint8_t *def = c->def_kept ? c->def.p : NULL;
 	const uint8_t *rep = c->maxrep ? c->rep.p : NULL;
-	size_t e = from->e, v = from->v, b = from->b, n = entries(c), m;
+	size_t e = from->e, v = from->v, b = from->b, n = pq_col_entries(c), m;
 	uint64_t bits = 0, per, fit;
 
 	if ((!def || (!c->nulls && !rep)) &&
@@ -125,6 +120,21 @@ static int levels(struct pq_buf *b, const uint8_t *lv, size_t n, int width)
 	return 0;
 }
 
+/* n definition levels of value v: one RLE run (a column of no null
+ * keeps none), a varint of n << 1 and v's byte. */
+static int levels_all(struct pq_buf *b, size_t n, uint8_t v)
+{
+	size_t at = b->len;
+
+	if (pq_buf_reserve(b, 4))
+		return -1;
+	b->len += 4;
+	if (pq_put_uvarint(b, (uint64_t)n << 1) || pq_buf_put(b, &v, 1))
+		return -1;
+	pq_store_le32(b->p + at, (uint32_t)(b->len - at - 4));
+	return 0;
+}
+
 /* Repetition levels, definition levels, then the values. */
 static int page_body(const struct pq_col *c, const struct chunk *k,
 		     const struct pos *from, const struct pos *to,
@@ -136,8 +146,9 @@ static int page_body(const struct pq_col *c, const struct chunk *k,
 	page->len = 0;
 	if (c->maxrep && levels(page, c->rep.p + from->e, n, 1))
 		return -1;
-	if (c->maxdef && levels(page, c->def.p + from->e, n,
-				pq_bit_width((uint64_t)c->maxdef)))
+	if (c->def_kept ? levels(page, c->def.p + from->e, n,
+				 pq_bit_width((uint64_t)c->maxdef)) :
+			  c->maxdef && levels_all(page, n, (uint8_t)c->maxdef))
 		return -1;
 	if (!nv)
 		return 0;
@@ -250,7 +261,7 @@ int pq_chunk_write(struct pq_writer *w, struct pq_col *c,
 		if (r)
 			k.mode = PQ_E_RLE_DICT;
 	}
-	k.entries = entries(c);
+	k.entries = pq_col_entries(c);
 	if (k.mode == PQ_E_RLE_DICT) {
 		/* width 1 at least: some readers mishandle 0 */
 		k.dw = pq_bit_width(c->dict.n - 1);

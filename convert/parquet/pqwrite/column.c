@@ -46,15 +46,18 @@ int pq_col_init(struct pq_col *c, const struct pq_column *d)
 void pq_col_reset(struct pq_col *c)
 {
 	c->hint_vals = c->vals.len;
-	c->hint_levels = c->def.len;
+	if (c->def.len)
+		c->hint_levels = c->def.len;
 	pq_buf_free(&c->vals);
 	pq_buf_free(&c->def);
 	pq_buf_free(&c->rep);
 	pq_dict_free(&c->dict);
-	c->given = 0;
 	c->nvals = 0;
 	c->nulls = 0;
+	c->lists = 0;
 	c->list_empty = 0;
+	c->def_kept = c->maxrep;
+	c->quick_int = c->kind == PQ_INT;
 }
 
 static const char *kind_name(enum pq_kind k)
@@ -129,6 +132,26 @@ static inline int put_level(struct pq_writer *w, struct pq_col *c,
 	return 0;
 }
 
+/* Definition level `level` for the next entry.  A flat column keeps
+ * none while it has no null: its entries so far are values, all 1. */
+static int put_def(struct pq_writer *w, struct pq_col *c, int level)
+{
+	size_t n;
+
+	if (!c->def_kept) {
+		if (level == c->maxdef)
+			return 0;
+		n = c->nvals;
+		if (grow(w, &c->def, n + 1, c->hint_levels))
+			return -1;
+		memset(c->def.p, c->maxdef, n);
+		c->def.len = n;
+		c->def_kept = 1;
+		c->quick_int = 0;
+	}
+	return put_level(w, c, &c->def, level);
+}
+
 /* An integer cut to the column's bits, sign-extended when signed (an
  * INT32 holds INT_8 -1 as -1), as its PLAIN bytes. */
 static inline void put_int_value(struct pq_writer *w, struct pq_col *c,
@@ -154,9 +177,8 @@ void pq_put_int_slow(struct pq_writer *w, int col, uint64_t v)
 
 	if (!c)
 		return;
-	c->given++;
 	w->nput++;
-	if (c->maxdef && put_level(w, c, &c->def, 1))
+	if (c->maxdef && put_def(w, c, 1))
 		return;
 	put_int_value(w, c, v);
 }
@@ -168,13 +190,12 @@ void pq_put_bytes(struct pq_writer *w, int col, const void *p, size_t n)
 
 	if (!c)
 		return;
-	c->given++;
 	w->nput++;
 	if (n > 0x7fffffff) {
 		pq_fail(w, "column %s: a value of %zu bytes", c->name, n);
 		return;
 	}
-	if ((c->maxdef && put_level(w, c, &c->def, 1)) ||
+	if ((c->maxdef && put_def(w, c, 1)) ||
 	    reserve(w, &c->vals, 4 + n, c->hint_vals))
 		return;
 	off = c->vals.len;
@@ -191,16 +212,14 @@ void pq_put_null(struct pq_writer *w, int col)
 
 	if (!c)
 		return;
-	c->given++;
 	w->nput++;
 	if (!c->optional) {
 		pq_fail(w, "column %s: a null in a required column", c->name);
 		return;
 	}
-	c->nulls++;
-	if (c->maxrep && put_level(w, c, &c->rep, 0))
+	if ((c->maxrep && put_level(w, c, &c->rep, 0)) || put_def(w, c, 0))
 		return;
-	put_level(w, c, &c->def, 0);
+	c->nulls++;
 }
 
 /* An empty list until its first element turns that entry into the
@@ -211,13 +230,13 @@ void pq_list_begin(struct pq_writer *w, int col)
 
 	if (!c)
 		return;
-	c->given++;
 	w->nput++;
 	c->list_row = w->rows + 1;
 	c->list_empty = 1;
-	if (put_level(w, c, &c->rep, 0))
+	if (put_level(w, c, &c->rep, 0) ||
+	    put_level(w, c, &c->def, c->maxdef - 1))
 		return;
-	put_level(w, c, &c->def, c->maxdef - 1);
+	c->lists++;
 }
 
 void pq_list_add(struct pq_writer *w, int col, uint64_t v)

@@ -279,15 +279,20 @@ struct pq_dict {
 struct pq_col {
 	/* The put path's fields first, on as few cache lines as may be. */
 	struct pq_buf vals;	/* the values' PLAIN bytes */
-	struct pq_buf def, rep;	/* a byte per level entry, when used */
 	uint64_t mask, sign;	/* an integer: cut to mask, sign-extended */
-	uint64_t given;		/* rows given a value, this row group */
 	size_t nvals;		/* values (not nulls) in vals */
-	enum pq_kind kind;
 	int width;		/* PLAIN bytes of an integer: 4 or 8 */
+	int quick_int;		/* an integer column whose definition
+				 * levels are not kept: pq_put_int's case */
+	struct pq_buf def, rep;	/* a byte per level entry, when kept */
+	int def_kept;		/* definition levels are in def: a list's
+				 * always, a flat column's from its row
+				 * group's first null (all 1 until then) */
+	enum pq_kind kind;
 	int maxdef, maxrep;
 	int list_empty;		/* the open list has no element yet */
 	uint64_t list_row;	/* the row whose list is open (from 1) */
+	uint64_t lists;		/* lists begun, this row group */
 	size_t nulls;		/* nulls, or null lists */
 	/* The last row group's sizes: the next one's buffers are had at
 	 * once, not by doubling (no copies). */
@@ -335,6 +340,19 @@ void pq_col_reset(struct pq_col *c);	/* after its row group */
 static inline size_t pq_col_bytes(const struct pq_col *c)
 {
 	return c->vals.len + c->def.len + c->rep.len;
+}
+
+/* Rows given a value (or a null) in the open row group. */
+static inline uint64_t pq_col_given(const struct pq_col *c)
+{
+	return (c->maxrep ? c->lists : c->nvals) + c->nulls;
+}
+
+/* Level entries of the open row group: one a value where no level is
+ * kept. */
+static inline size_t pq_col_entries(const struct pq_col *c)
+{
+	return c->def_kept ? c->def.len : c->nvals;
 }
 
 /* A stored INT32/INT64 back as the 64-bit value that was put. */
@@ -397,31 +415,31 @@ int pq_footer_write(struct pq_writer *w);
 void pq_put_int_slow(struct pq_writer *w, int col, uint64_t v);
 
 /* Called some 10 times an event, so inline: the usual case (an integer
- * column with room) in few instructions, all else pq_put_int_slow().  8
- * bytes are stored whatever the width: room for them was checked, and
- * the next value overwrites what lies past len. */
+ * column with room, no level kept) in few instructions, all else
+ * pq_put_int_slow().  8 bytes are stored whatever the width: room for
+ * them was checked, and the next value overwrites what lies past len.
+ * The counts go before the store, which the compiler must take as one
+ * into any of them. */
 static inline void pq_put_int(struct pq_writer *w, int col, uint64_t v)
 {
 	struct pq_col *c;
+	size_t len;
 
 	if ((unsigned)col >= (unsigned)w->live) {
 		pq_put_int_slow(w, col, v);
 		return;
 	}
 	c = &w->cols[col];
-	if (c->kind != PQ_INT || c->vals.cap - c->vals.len < 8 ||
-	    (c->maxdef && c->def.len == c->def.cap)) {
+	len = c->vals.len;
+	if (!c->quick_int || c->vals.cap - len < 8) {
 		pq_put_int_slow(w, col, v);
 		return;
 	}
-	if (c->maxdef)
-		c->def.p[c->def.len++] = 1;
 	v = ((v & c->mask) ^ c->sign) - c->sign;
-	pq_store_le64(c->vals.p + c->vals.len, v);
-	c->vals.len += (size_t)c->width;
+	c->vals.len = len + (size_t)c->width;
 	c->nvals++;
-	c->given++;
 	w->nput++;
+	pq_store_le64(c->vals.p + len, v);
 }
 
 #endif

@@ -106,12 +106,14 @@ int pq_writer_kv(struct pq_writer *w, const char *key, const char *value)
 /* A row (counted from 1) with a column given twice or not at all. */
 static int row_error(struct pq_writer *w, const struct pq_col *c)
 {
-	if (c->given <= w->rg_rows)
+	uint64_t given = pq_col_given(c);
+
+	if (given <= w->rg_rows)
 		return pq_fail(w, "row %llu: no value for column %s",
 			       (unsigned long long)w->rows + 1, c->name);
 	return pq_fail(w, "row %llu: column %s given %llu times",
 		       (unsigned long long)w->rows + 1, c->name,
-		       (unsigned long long)(c->given - w->rg_rows));
+		       (unsigned long long)(given - w->rg_rows));
 }
 
 /* The column a row got wrong: a value missing, or given twice. */
@@ -120,7 +122,7 @@ static int bad_row(struct pq_writer *w)
 	int i;
 
 	for (i = 0; i < w->ncols; i++)
-		if (w->cols[i].given != w->rg_rows + 1)
+		if (pq_col_given(&w->cols[i]) != w->rg_rows + 1)
 			return row_error(w, &w->cols[i]);
 	return pq_fail(w, "row %llu: values given %llu, wanted %llu",
 		       (unsigned long long)w->rows + 1,
@@ -178,7 +180,7 @@ static int row_open(struct pq_writer *w)
 	int i;
 
 	for (i = 0; i < w->ncols; i++)
-		if (w->cols[i].given != w->rg_rows)
+		if (pq_col_given(&w->cols[i]) != w->rg_rows)
 			return pq_fail(w, "row %llu: not ended",
 				       (unsigned long long)w->rows + 1);
 	return 0;
