@@ -103,9 +103,6 @@ static void classify(struct colspec *sp, struct pq_column *c,
 		sp->read = READ_INT;
 		c->kind = PQ_INT;
 		c->bits = size * 8;
-		/* a dictionary saves little on 1 and 2 bytes that zstd
-		 * does not, and costs a hash a value */
-		c->enc = size <= 2 ? PQ_ENC_PLAIN : PQ_ENC_AUTO;
 		c->is_signed = is_signed && !(f->flags & TEP_FIELD_IS_POINTER);
 	} else {
 		sp->read = READ_BYTES;

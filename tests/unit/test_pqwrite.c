@@ -1143,6 +1143,53 @@ static void test_dictionary_entries(void)
 	pq_buf_free(&m.b);
 }
 
+/* AUTO on a small integer: a row group of one value (-3, with a null)
+ * is a dictionary of one and a run of index 0; one of two values is
+ * PLAIN. */
+static void test_small_ints(void)
+{
+	static const struct pq_column col = { "v", PQ_INT, 8, 1, 1,
+					      PQ_ENC_AUTO };
+	/* dictionary page: { DICTIONARY_PAGE, 4 bytes, 4 bytes,
+	 * 7: { 1 value, PLAIN } }, -3 as INT32 */
+	static const uint8_t dict[] = { 0x15, 0x04, 0x15, 0x08, 0x15, 0x08,
+		0x4c, 0x15, 0x02, 0x15, 0x00, 0x00, 0x00,
+		0xfd, 0xff, 0xff, 0xff };
+	/* the data page's values, after its levels: bit width 1, one
+	 * RLE run (9 << 1) of index 0 */
+	static const uint8_t run[] = { 0x01, 0x12, 0x00 };
+	struct mem m;
+	struct pq_writer *w = new_writer(&col, 1, 0, 0, 0, &m);
+	struct rd fm;
+	int i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	for (i = 0; i < 10; i++) {
+		if (i == 5)
+			pq_put_null(w, 0);
+		else
+			pq_put_int(w, 0, (uint64_t)-3);
+		CU_ASSERT_EQUAL_FATAL(pq_end_row(w), 0);
+	}
+	CU_ASSERT_EQUAL(pq_flush(w), 0);
+	for (i = 0; i < 10; i++) {
+		pq_put_int(w, 0, (uint64_t)(i & 1));
+		CU_ASSERT_EQUAL_FATAL(pq_end_row(w), 0);
+	}
+	CU_ASSERT_EQUAL_FATAL(pq_finish(w), 0);
+	pq_writer_free(w);
+	fm = footer(&m.b);
+	CU_ASSERT_EQUAL(rd_int(col_meta(fm, 0, 0), 11), 4);
+	CU_ASSERT_FATAL(m.b.len > 4 + sizeof(dict));
+	CU_ASSERT(!memcmp(m.b.p + 4, dict, sizeof(dict)));
+	CU_ASSERT(holds(&m.b, run, sizeof(run)));
+	CU_ASSERT_EQUAL(rd_i32_elem(col_meta(fm, 0, 0), 2, 2), 8);
+	CU_ASSERT_EQUAL(rd_int(col_meta(fm, 1, 0), 11), ABSENT);
+	CU_ASSERT_EQUAL(rd_i32_elem(col_meta(fm, 1, 0), 2, 0), 0);
+	CU_ASSERT_EQUAL(rd_i32_elem(col_meta(fm, 1, 0), 2, 2), ABSENT);
+	pq_buf_free(&m.b);
+}
+
 /* Integers of each width and sign (with their extremes), a byte array
  * over 64 bytes and a required list: 3 rows. */
 static void write_types(struct mem *m)
@@ -1472,6 +1519,8 @@ void suite_pqwrite(void)
 	CU_add_test(s, "dictionary falls back to PLAIN",
 		    test_dictionary_fallback);
 	CU_add_test(s, "dictionary of 64 Ki entries", test_dictionary_entries);
+	CU_add_test(s, "small integers: one value, a dictionary of one",
+		    test_small_ints);
 	CU_add_test(s, "integer types and statistics", test_int_types);
 	CU_add_test(s, "list schema", test_list_schema);
 	CU_add_test(s, "caller's mistakes", test_caller_errors);

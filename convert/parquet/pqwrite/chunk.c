@@ -10,6 +10,8 @@ enum { CODEC_NONE = 0, CODEC_ZSTD = 6 };
 struct chunk {
 	int mode;		/* PQ_E_PLAIN, PQ_E_RLE_DICT or PQ_E_DELTA */
 	int dw;			/* bit width of dictionary indices */
+	int one;		/* a dictionary of one value: every index 0,
+				 * one RLE run a page (no idx array) */
 	uint64_t entries;	/* level entries: ColumnMetaData's num_values */
 	uint64_t dict_off, data_off;	/* dict_off 0: no dictionary */
 	uint64_t usize, csize;	/* pages with their headers */
@@ -154,6 +156,10 @@ static int page_body(const struct pq_col *c, const struct chunk *k,
 		return 0;
 	switch (k->mode) {
 	case PQ_E_RLE_DICT:
+		if (k->one)	/* a run of nv zeros, a byte wide */
+			return pq_buf_put(page, &dw, 1) ||
+			       pq_put_uvarint(page, (uint64_t)nv << 1) ||
+			       pq_buf_put(page, "", 1) ? -1 : 0;
 		return pq_buf_put(page, &dw, 1) ||
 		       pq_rle_encode_u16(page, c->dict.idx +
 					 from->v, nv, k->dw) ? -1 : 0;
@@ -242,25 +248,51 @@ static int data_pages(struct pq_writer *w, struct pq_col *c,
 	return 0;
 }
 
-/* AUTO: a dictionary when the chunk's values fit one, else PLAIN;
- * PLAIN or DELTA as the column asks. */
+/* AUTO on integers of 16 bits or fewer: zstd packs their PLAIN bytes
+ * better than a hash a value would, but a chunk of one value is a
+ * dictionary of one (its statistics, which show it, are had anyway). */
+static int small_ints(struct pq_writer *w, struct pq_col *c,
+		      struct chunk *k, struct pq_stats *st)
+{
+	pq_stats_scan(c, 0, st);
+	if (!st->has || st->imin != st->imax)
+		return 0;
+	if (pq_dict_one(c, st->imin))
+		return pq_fail(w, "out of memory");
+	k->mode = PQ_E_RLE_DICT;
+	k->one = 1;
+	return 0;
+}
+
+/* AUTO: a dictionary when the chunk's values fit one, else PLAIN (small
+ * integers: see small_ints); PLAIN or DELTA as the column asks. */
+static int choose(struct pq_writer *w, struct pq_col *c,
+		  struct pq_scratch *s, struct chunk *k, struct pq_stats *st)
+{
+	int r;
+
+	k->mode = c->enc == PQ_ENC_DELTA ? PQ_E_DELTA : PQ_E_PLAIN;
+	if (c->enc != PQ_ENC_AUTO || c->kind == PQ_INT_LIST)
+		return 0;
+	if (c->kind == PQ_INT && c->bits <= 16)
+		return small_ints(w, c, k, st);
+	r = pq_dict_build(w, c, &s->idx);
+	if (r > 0)
+		k->mode = PQ_E_RLE_DICT;
+	return r < 0 ? -1 : 0;
+}
+
 int pq_chunk_write(struct pq_writer *w, struct pq_col *c,
 		   struct pq_scratch *s, struct pq_thrift *t,
 		   uint64_t *usize, uint64_t *csize)
 {
 	struct chunk k = { 0 };
-	struct pq_stats st;
+	struct pq_stats st = { 0 };
 	uint64_t start = w->off;
 	int r = 0;
 
-	k.mode = c->enc == PQ_ENC_DELTA ? PQ_E_DELTA : PQ_E_PLAIN;
-	if (c->enc == PQ_ENC_AUTO && c->kind != PQ_INT_LIST) {
-		r = pq_dict_build(w, c, &s->idx);
-		if (r < 0)
-			return -1;
-		if (r)
-			k.mode = PQ_E_RLE_DICT;
-	}
+	if (choose(w, c, s, &k, &st))
+		return -1;
 	k.entries = pq_col_entries(c);
 	if (k.mode == PQ_E_RLE_DICT) {
 		/* width 1 at least: some readers mishandle 0 */
@@ -271,7 +303,8 @@ int pq_chunk_write(struct pq_writer *w, struct pq_col *c,
 	if (!r)
 		r = data_pages(w, c, s, &k);
 	if (!r) {
-		pq_stats_scan(c, k.mode == PQ_E_RLE_DICT, &st);
+		if (!st.has)
+			pq_stats_scan(c, k.mode == PQ_E_RLE_DICT, &st);
 		chunk_meta(w, t, c, &k, &st, start);
 		*usize += k.usize;
 		*csize += k.csize;

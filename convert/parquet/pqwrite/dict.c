@@ -149,6 +149,19 @@ static int build_ints(struct pq_writer *w, struct pq_col *c)
 	return 1;
 }
 
+/* A dictionary of the one integer v that every value of c is. */
+int pq_dict_one(struct pq_col *c, uint64_t v)
+{
+	struct pq_dict *d = &c->dict;
+
+	if (grow_entries(d, 1))
+		return -1;
+	d->key[0] = v;
+	d->n = 1;
+	d->bytes = (size_t)c->width;
+	return 0;
+}
+
 /* Byte arrays: the key is the offset of the first one's PLAIN bytes in
  * vals, so the dictionary holds no copy. */
 static int build_bytes(struct pq_writer *w, struct pq_col *c)

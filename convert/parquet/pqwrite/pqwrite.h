@@ -36,7 +36,9 @@ enum pq_kind {
 enum pq_encoding {
 	PQ_ENC_AUTO,	/* a dictionary when a column chunk's distinct
 			 * values fit one (64 Ki entries, page_bytes of
-			 * PLAIN), else PLAIN; lists: PLAIN */
+			 * PLAIN), else PLAIN; integers of 16 bits or
+			 * fewer: a dictionary only when the chunk holds
+			 * one value, else PLAIN; lists: PLAIN */
 	PQ_ENC_PLAIN,
 	PQ_ENC_DELTA,	/* DELTA_BINARY_PACKED: PQ_INT only (timestamps) */
 };
@@ -372,6 +374,9 @@ static inline uint64_t pq_load_int(const struct pq_col *c, const uint8_t *p)
 int pq_dict_build(struct pq_writer *w, struct pq_col *c,
 		  struct pq_buf *room);
 void pq_dict_free(struct pq_dict *d);
+/* dict.c: a dictionary of one integer, v (no indices: all 0).  0 or -1
+ * (out of memory). */
+int pq_dict_one(struct pq_col *c, uint64_t v);
 int pq_rle_encode_u16(struct pq_buf *b, const uint16_t *v, size_t n,
 		      int width);
 
