@@ -47,77 +47,100 @@ int pq_bit_width(uint64_t max)
 }
 
 /* The values to encode, in host order: 32 or 16-bit (dictionary
- * indices) or bytes (levels).  The size is the same for the whole
- * call, so its tests predict well. */
+ * indices) or bytes (levels).  Every function below is inline down to
+ * rle_encode, which each entry point calls with a constant size: the
+ * compiler makes one copy a size, with no test of it per value. */
 struct rle_src {
 	const uint8_t *p;
 	size_t size;		/* 1, 2 or 4 */
 	uint32_t mask;
 };
 
-static inline uint32_t at(const struct rle_src *s, size_t i)
+#define RLE_INLINE static inline __attribute__((always_inline))
+
+/* Value i's bytes as they are (raw), and cut to the width (at). */
+RLE_INLINE uint32_t raw(const struct rle_src *s, size_t i)
 {
 	uint16_t h;
 	uint32_t w;
 
 	if (s->size == 1)
-		return s->p[i] & s->mask;
+		return s->p[i];
 	if (s->size == 2) {
 		memcpy(&h, s->p + 2 * i, 2);
-		return h & s->mask;
+		return h;
 	}
 	memcpy(&w, s->p + 4 * i, 4);
-	return w & s->mask;
+	return w;
 }
 
-/* Does an RLE run start at i: 8 equal values, or all the rest?  Values
- * are all equal when their bytes equal themselves moved by one value:
- * a fixed-size compare, no branch per value (random data would
- * mispredict them).  Equal bytes are equal after the mask too; values
- * that differ only above the width (a caller's bug) just miss a run. */
-static int run_starts(const struct rle_src *s, size_t i, size_t n)
+RLE_INLINE uint32_t at(const struct rle_src *s, size_t i)
+{
+	return raw(s, i) & s->mask;
+}
+
+/* A 64-bit word of values all equal to v (raw), in any byte order:
+ * every lane holds v. */
+RLE_INLINE uint64_t lanes(const struct rle_src *s, uint32_t v)
+{
+	if (s->size == 1)
+		return 0x0101010101010101ull * v;
+	if (s->size == 2)
+		return 0x0001000100010001ull * v;
+	return 0x0000000100000001ull * v;
+}
+
+/* Does an RLE run start at i: 8 equal values, or all the rest?  The 8
+ * are compared a word at a time against the first one's lanes: no
+ * branch per value (random data would mispredict them).  Equal bytes
+ * are equal after the mask too; values that differ only above the
+ * width (a caller's bug) just miss a run. */
+RLE_INLINE int run_starts(const struct rle_src *s, size_t i, size_t n)
 {
 	const uint8_t *p = s->p + i * s->size;
+	uint64_t want, w, diff = 0;
 	size_t j;
 	uint32_t x = 0;
 
 	if (n - i >= 8) {
-		if (s->size == 1)
-			return !memcmp(p, p + 1, 7);
-		if (s->size == 2)
-			return !memcmp(p, p + 2, 14);
-		return !memcmp(p, p + 4, 28);
+		want = lanes(s, raw(s, i));
+		for (j = 0; j < s->size; j++) {
+			memcpy(&w, p + 8 * j, 8);
+			diff |= w ^ want;
+		}
+		return !diff;
 	}
 	for (j = i + 1; j < n; j++)
 		x |= at(s, j) ^ at(s, i);
 	return !x;
 }
 
-/* Byte values (levels) equal to the one at i, 8 at a time: a page's
- * definition levels are mostly one long run. */
-static size_t byte_run(const struct rle_src *s, size_t i, size_t n)
+/* The end of the run of values equal to the one at i, a word at a time
+ * while whole words match, then value by value. */
+RLE_INLINE size_t run_end(const struct rle_src *s, size_t i, size_t n)
 {
-	uint64_t pattern = 0x0101010101010101ull * s->p[i], w;
-	size_t j = i + 1;
+	uint64_t want = lanes(s, raw(s, i)), w;
+	size_t per = 8 / s->size, j = i + 1;
+	uint32_t v = at(s, i);
 
-	while (j + 8 <= n && j - i < PQ_RUN_MAX - 8) {
-		memcpy(&w, s->p + j, 8);
-		if (w != pattern)
+	while (j + per <= n && j - i < PQ_RUN_MAX - per) {
+		memcpy(&w, s->p + j * s->size, 8);
+		if (w != want)
 			break;
-		j += 8;
+		j += per;
 	}
+	while (j < n && j - i < PQ_RUN_MAX && at(s, j) == v)
+		j++;
 	return j;
 }
 
-static int put_rle(struct pq_buf *b, const struct rle_src *s, size_t i,
-		   size_t n, int width)
+RLE_INLINE int put_rle(struct pq_buf *b, const struct rle_src *s, size_t i,
+		       size_t n, int width)
 {
 	uint32_t v = at(s, i);
-	size_t j = s->size == 1 ? byte_run(s, i, n) : i + 1, k;
+	size_t j = run_end(s, i, n), k;
 	uint8_t val[4];
 
-	while (j < n && j - i < PQ_RUN_MAX && at(s, j) == v)
-		j++;
 	for (k = 0; k < (size_t)(width + 7) / 8; k++)
 		val[k] = (uint8_t)(v >> 8 * k);
 	if (pq_put_uvarint(b, (uint64_t)(j - i) << 1) || pq_buf_put(b, val, k))
@@ -125,50 +148,66 @@ static int put_rle(struct pq_buf *b, const struct rle_src *s, size_t i,
 	return (int)(j - i);
 }
 
-/* Groups of 8 bit-packed from i until a run starts, the values end or
- * PQ_PACKED_GROUPS; the last group padded with zeros.  The run is one
- * stream of bits, gathered in a register and stored 32 at a time (a
- * group is width bytes, so whole bytes are left at its end).  *end:
- * where it ended. */
-static int put_packed(struct pq_buf *b, const struct rle_src *s, size_t i,
-		      size_t n, int width, size_t *end)
+/* Bits gathered LSB first in a register, stored 32 at a time. */
+struct packer {
+	uint8_t *out;
+	uint64_t acc;
+	int nb;
+};
+
+RLE_INLINE void pack(struct packer *pk, uint32_t v, int width)
 {
-	size_t k = i, groups = 0, q, m;
-	uint8_t *head, *out;
-	uint64_t acc = 0;
-	int nb = 0;
+	pk->acc |= (uint64_t)v << pk->nb;
+	pk->nb += width;
+	if (pk->nb >= 32) {
+		pq_store_le32(pk->out, (uint32_t)pk->acc);
+		pk->out += 4;
+		pk->acc >>= 32;
+		pk->nb -= 32;
+	}
+}
+
+/* Groups of 8 bit-packed from i until a run starts, the values end or
+ * PQ_PACKED_GROUPS; the last group padded with zeros.  A group is
+ * width bytes, so whole bytes are left at its end.  *end: where it
+ * ended. */
+RLE_INLINE int put_packed(struct pq_buf *b, const struct rle_src *s,
+			  size_t i, size_t n, int width, size_t *end)
+{
+	size_t k = i, groups = 0, q;
+	struct packer pk;
+	uint8_t *head;
 
 	if (pq_buf_reserve(b, 1 + PQ_PACKED_GROUPS * 32 + 4))
 		return -1;
 	head = b->p + b->len;
-	out = head + 1;
+	pk.out = head + 1;
+	pk.acc = 0;
+	pk.nb = 0;
 	do {
-		m = n - k < 8 ? n - k : 8;
-		for (q = 0; q < 8; q++) {
-			acc |= (uint64_t)(q < m ? at(s, k + q) : 0) << nb;
-			nb += width;
-			if (nb >= 32) {
-				pq_store_le32(out, (uint32_t)acc);
-				out += 4;
-				acc >>= 32;
-				nb -= 32;
-			}
+		if (n - k >= 8) {
+			for (q = 0; q < 8; q++)
+				pack(&pk, at(s, k + q), width);
+			k += 8;
+		} else {
+			for (q = 0; q < 8; q++)
+				pack(&pk, k + q < n ? at(s, k + q) : 0, width);
+			k = n;
 		}
-		k += m;
 		groups++;
 	} while (k < n && groups < PQ_PACKED_GROUPS && !run_starts(s, k, n));
-	pq_store_le32(out, (uint32_t)acc);
-	out += nb / 8;
+	pq_store_le32(pk.out, (uint32_t)pk.acc);
+	pk.out += pk.nb / 8;
 	*head = (uint8_t)(groups << 1 | 1);
-	b->len = (size_t)(out - b->p);
+	b->len = (size_t)(pk.out - b->p);
 	*end = k;
 	return 0;
 }
 
 /* Runs of repeats as RLE runs; what lies between them bit-packed, in
  * groups of 8 (a group may end with the start of the next run). */
-static int rle_encode(struct pq_buf *b, const struct rle_src *s, size_t n,
-		      int width)
+RLE_INLINE int rle_encode(struct pq_buf *b, const struct rle_src *s,
+			  size_t n, int width)
 {
 	size_t i = 0;
 	int r;
