@@ -117,21 +117,36 @@ static int add_entry(struct pq_writer *w, struct pq_dict *d, uint32_t s,
 	return 1;
 }
 
-/* Integers: the key is the value as the statistics order it. */
-static int build_ints(struct pq_writer *w, struct pq_col *c)
+/* Value i of an integer column of width bytes (4 or 8) as it was put. */
+static inline __attribute__((always_inline))
+uint64_t int_at(const struct pq_col *c, const uint8_t *p, int width)
+{
+	uint64_t v;
+
+	if (width == 8)
+		return pq_load_le64(p);
+	v = pq_load_le32(p);
+	return c->is_signed ? pq_sext32(v) : v;
+}
+
+/* Integers: the key is the value as the statistics order it.  A value
+ * equal to the last one (a run) takes its entry without hashing; made
+ * once per width, which the caller passes as a constant. */
+static inline __attribute__((always_inline))
+int build_ints_of(struct pq_writer *w, struct pq_col *c, int width)
 {
 	struct pq_dict *d = &c->dict;
 	const uint8_t *p = c->vals.p;
-	uint16_t *idx = d->idx;
+	uint16_t *idx = d->idx, last_e = 0;
+	uint64_t v, last = 0;
 	uint32_t s, e;
-	uint64_t v;
 	size_t i;
 	int r;
 
-	for (i = 0; i < c->nvals; i++, p += c->width) {
-		v = pq_load_int(c, p);
-		if (i && v == d->key[idx[i - 1]]) {	/* a run: no hashing */
-			idx[i] = idx[i - 1];
+	for (i = 0; i < c->nvals; i++, p += width) {
+		v = int_at(c, p, width);
+		if (i && v == last) {
+			idx[i] = last_e;
 			continue;
 		}
 		for (s = hash_int(v) & d->mask; (e = d->slot[s]);
@@ -139,14 +154,21 @@ static int build_ints(struct pq_writer *w, struct pq_col *c)
 			if (d->skey[s] == v)
 				break;
 		if (!e) {
-			r = add_entry(w, d, s, v, 0, (size_t)c->width, 1);
+			r = add_entry(w, d, s, v, 0, (size_t)width, 1);
 			if (r <= 0)
 				return r;
 			e = d->n;
 		}
-		idx[i] = (uint16_t)(e - 1);
+		last = v;
+		last_e = (uint16_t)(e - 1);
+		idx[i] = last_e;
 	}
 	return 1;
+}
+
+static int build_ints(struct pq_writer *w, struct pq_col *c)
+{
+	return c->width == 8 ? build_ints_of(w, c, 8) : build_ints_of(w, c, 4);
 }
 
 /* A dictionary of the one integer v that every value of c is. */
