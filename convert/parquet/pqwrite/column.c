@@ -58,6 +58,7 @@ void pq_col_reset(struct pq_col *c)
 	c->list_empty = 0;
 	c->def_kept = c->maxrep;
 	c->quick_int = c->kind == PQ_INT;
+	c->quick_bytes = c->kind == PQ_STRING || c->kind == PQ_BINARY;
 }
 
 static const char *kind_name(enum pq_kind k)
@@ -148,6 +149,7 @@ static int put_def(struct pq_writer *w, struct pq_col *c, int level)
 		c->def.len = n;
 		c->def_kept = 1;
 		c->quick_int = 0;
+		c->quick_bytes = 0;
 	}
 	return put_level(w, c, &c->def, level);
 }
@@ -183,7 +185,8 @@ void pq_put_int_slow(struct pq_writer *w, int col, uint64_t v)
 	put_int_value(w, c, v);
 }
 
-void pq_put_bytes(struct pq_writer *w, int col, const void *p, size_t n)
+void pq_put_bytes_slow(struct pq_writer *w, int col, const void *p,
+		       size_t n)
 {
 	struct pq_col *c = target_kind(w, col, PQ_STRING, PQ_BINARY, "a byte array");
 	size_t off;
@@ -206,7 +209,7 @@ void pq_put_bytes(struct pq_writer *w, int col, const void *p, size_t n)
 	c->nvals++;
 }
 
-void pq_put_null(struct pq_writer *w, int col)
+void pq_put_null_slow(struct pq_writer *w, int col)
 {
 	struct pq_col *c = target(w, col);	/* any kind takes a null */
 
@@ -239,7 +242,7 @@ void pq_list_begin(struct pq_writer *w, int col)
 	c->lists++;
 }
 
-void pq_list_add(struct pq_writer *w, int col, uint64_t v)
+void pq_list_add_slow(struct pq_writer *w, int col, uint64_t v)
 {
 	struct pq_col *c = target_kind(w, col, PQ_INT_LIST, PQ_INT_LIST, "a list");
 

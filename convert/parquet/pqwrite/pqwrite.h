@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* What a column holds, and so its Parquet types. */
 enum pq_kind {
@@ -84,10 +85,11 @@ int pq_writer_kv(struct pq_writer *w, const char *key, const char *value);
  * returned by pq_end_row().
  */
 static inline void pq_put_int(struct pq_writer *w, int col, uint64_t v);
-void pq_put_bytes(struct pq_writer *w, int col, const void *p, size_t n);
-void pq_put_null(struct pq_writer *w, int col);
+static inline void pq_put_bytes(struct pq_writer *w, int col, const void *p,
+				size_t n);
+static inline void pq_put_null(struct pq_writer *w, int col);
 void pq_list_begin(struct pq_writer *w, int col);
-void pq_list_add(struct pq_writer *w, int col, uint64_t v);
+static inline void pq_list_add(struct pq_writer *w, int col, uint64_t v);
 /* 0, or -1 (out of memory, a sink error, a column given too often or
  * not at all).  Closes the row group when it holds row_group_bytes. */
 int pq_end_row(struct pq_writer *w);
@@ -286,6 +288,7 @@ struct pq_col {
 	int width;		/* PLAIN bytes of an integer: 4 or 8 */
 	int quick_int;		/* an integer column whose definition
 				 * levels are not kept: pq_put_int's case */
+	int quick_bytes;	/* the same for pq_put_bytes */
 	struct pq_buf def, rep;	/* a byte per level entry, when kept */
 	int def_kept;		/* definition levels are in def: a list's
 				 * always, a flat column's from its row
@@ -416,8 +419,12 @@ int pq_chunk_write(struct pq_writer *w, struct pq_col *c,
 /* footer.c: FileMetaData, its length and "PAR1". */
 int pq_footer_write(struct pq_writer *w);
 
-/* column.c: what pq_put_int does when its quick way does not do. */
+/* column.c: what the puts do when their quick way does not do. */
 void pq_put_int_slow(struct pq_writer *w, int col, uint64_t v);
+void pq_put_bytes_slow(struct pq_writer *w, int col, const void *p,
+		       size_t n);
+void pq_put_null_slow(struct pq_writer *w, int col);
+void pq_list_add_slow(struct pq_writer *w, int col, uint64_t v);
 
 /* Called some 10 times an event, so inline: the usual case (an integer
  * column with room, no level kept) in few instructions, all else
@@ -444,6 +451,79 @@ static inline void pq_put_int(struct pq_writer *w, int col, uint64_t v)
 	c->vals.len = len + (size_t)c->width;
 	c->nvals++;
 	w->nput++;
+	pq_store_le64(c->vals.p + len, v);
+}
+
+/* A byte array (comm, buffer: twice an event) to a column with room
+ * and no level kept. */
+static inline void pq_put_bytes(struct pq_writer *w, int col, const void *p,
+				size_t n)
+{
+	struct pq_col *c;
+	size_t len;
+
+	if ((unsigned)col >= (unsigned)w->live) {
+		pq_put_bytes_slow(w, col, p, n);
+		return;
+	}
+	c = &w->cols[col];
+	len = c->vals.len;
+	if (!c->quick_bytes || c->vals.cap - len < 4 ||
+	    c->vals.cap - len - 4 < n) {
+		pq_put_bytes_slow(w, col, p, n);
+		return;
+	}
+	c->vals.len = len + 4 + n;
+	c->nvals++;
+	w->nput++;
+	pq_store_le32(c->vals.p + len, (uint32_t)n);
+	memcpy(c->vals.p + len + 4, p, n);
+}
+
+/* A null to a flat column that keeps its levels already (one null came
+ * before in the row group) and has room. */
+static inline void pq_put_null(struct pq_writer *w, int col)
+{
+	struct pq_col *c;
+
+	if ((unsigned)col >= (unsigned)w->live) {
+		pq_put_null_slow(w, col);
+		return;
+	}
+	c = &w->cols[col];
+	if (!c->def_kept || c->maxrep || c->def.len == c->def.cap) {
+		pq_put_null_slow(w, col);
+		return;
+	}
+	c->nulls++;
+	w->nput++;
+	c->def.p[c->def.len++] = 0;
+}
+
+/* A list's second and later elements, with room: repetition 1, the
+ * full definition level, the value. */
+static inline void pq_list_add(struct pq_writer *w, int col, uint64_t v)
+{
+	struct pq_col *c;
+	size_t len;
+
+	if ((unsigned)col >= (unsigned)w->live) {
+		pq_list_add_slow(w, col, v);
+		return;
+	}
+	c = &w->cols[col];
+	len = c->vals.len;
+	if (c->list_empty || c->list_row != w->rows + 1 ||
+	    c->vals.cap - len < 8 || c->rep.len == c->rep.cap ||
+	    c->def.len == c->def.cap) {
+		pq_list_add_slow(w, col, v);
+		return;
+	}
+	v = ((v & c->mask) ^ c->sign) - c->sign;
+	c->vals.len = len + (size_t)c->width;
+	c->nvals++;
+	c->rep.p[c->rep.len++] = 1;
+	c->def.p[c->def.len++] = (uint8_t)c->maxdef;
 	pq_store_le64(c->vals.p + len, v);
 }
 
