@@ -315,7 +315,7 @@ static int visit_fill(struct visit *vs, struct input *in,
 	struct input *i = &in[c->input];
 	const uint8_t *d = c->ev.data;
 	struct visit_id *v;
-	int big = tep_is_file_bigendian(i->tep), pid;
+	int big = c->f->big_endian, pid;
 
 	if (i->filtering || c->hidden || c->ev.size < 2)
 		return -1;

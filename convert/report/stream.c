@@ -22,6 +22,8 @@ uint64_t ts_apply(const struct ts_adjust *a, int cpu, uint64_t ts)
 	struct tdat_ts_adjust t = { a->offset, a->mult, a->shift, a->guest };
 	struct tdat_ts_adjust guest_only = { 0, 0, 0, a->guest };
 
+	if (!a->guest && !a->mult && !a->ts2secs)	/* most files */
+		return ts + (uint64_t)a->offset;
 	if (a->ts2secs)
 		return ts_scale(tdat_ts_apply_cpu(&guest_only, cpu, ts),
 				a->ts2secs) + (uint64_t)a->offset;
@@ -332,8 +334,10 @@ void stream_advance(struct stream *s, struct stream_cpu *c)
 		heap_remove(s, pos);
 		return;
 	}
-	/* Events of one CPU come in time order, mostly: both ways. */
-	sift_up(s, pos);
+	/* Events of one CPU come in time order, mostly: both ways (the
+	 * top, the usual case, only down). */
+	if (pos > 0)
+		sift_up(s, pos);
 	sift_down(s, c->heap_pos);
 }
 
