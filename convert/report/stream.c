@@ -17,17 +17,26 @@ static uint64_t ts_scale(uint64_t ts, double ts2secs)
 	return ns < 18446744073709551616.0 ? (uint64_t)ns : 0;
 }
 
-uint64_t ts_apply(const struct ts_adjust *a, int cpu, uint64_t ts)
+/* A TIME_SHIFT, TSC2NSEC or --ts2secs to apply (not inline: its
+ * setting up would go before ts_apply's quick test). */
+static __attribute__((noinline)) uint64_t ts_apply_scaled(const struct ts_adjust *a, int cpu,
+				uint64_t ts)
 {
 	struct tdat_ts_adjust t = { a->offset, a->mult, a->shift, a->guest };
 	struct tdat_ts_adjust guest_only = { 0, 0, 0, a->guest };
 
-	if (!a->guest && !a->mult && !a->ts2secs)	/* most files */
-		return ts + (uint64_t)a->offset;
 	if (a->ts2secs)
 		return ts_scale(tdat_ts_apply_cpu(&guest_only, cpu, ts),
 				a->ts2secs) + (uint64_t)a->offset;
 	return tdat_ts_apply_cpu(&t, cpu, ts);
+}
+
+/* Most files have none of them: an offset at most, added at once. */
+uint64_t ts_apply(const struct ts_adjust *a, int cpu, uint64_t ts)
+{
+	if (!a->guest && !a->mult && !a->ts2secs)
+		return ts + (uint64_t)a->offset;
+	return ts_apply_scaled(a, cpu, ts);
 }
 
 /* The offset of a "PATH: offset N: ..." message, or UINT64_MAX. */
