@@ -85,6 +85,12 @@ struct colspec {
 	char *from;		/* where --json shows it: "fields.pid" */
 };
 
+/* An event table's own columns, in this order from its `own` index
+ * (after trace, in a fleet). */
+enum own_col {
+	OWN_TS, OWN_CPU, OWN_BUFFER, OWN_PID, OWN_COMM, OWN_MISSED,
+};
+
 struct table_schema {
 	struct pq_column *cols;	/* names owned */
 	struct colspec *spec;
@@ -94,8 +100,10 @@ struct table_schema {
 		int col, offset, size;
 	} *quick;
 	int nquick;
-	int *slow;		/* the other columns */
+	int *slow;		/* the other fields (and bprint's message) */
 	int nslow;
+	int own;		/* index of the timestamp column, then the
+				 * rest of enum own_col; -1: a fixed table */
 };
 
 /* The columns of event ev's table: [trace,] timestamp, cpu, buffer,

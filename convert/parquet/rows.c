@@ -239,43 +239,35 @@ static void put_message(struct rows *x, struct pq_writer *w, int k,
 	put_text(x, w, k, x->seq.buffer, strlen(x->seq.buffer));
 }
 
+/* A column of the slow list: a field, or bprint's message. */
 static void put_column(struct rows *x, struct pq_writer *w, int k,
 		       const struct colspec *sp, const struct report_event *e)
 {
+	if (sp->src == SRC_MESSAGE)
+		put_message(x, w, k, e);
+	else
+		put_field(x, w, k, sp, e);
+}
+
+/* The row's own columns, from column k on (enum own_col), and the
+ * trace's name before them in a fleet. */
+static void put_own(struct rows *x, struct pq_writer *w, int k,
+		    const struct report_event *e)
+{
 	int64_t missed = e->rec->missed_events;
 
-	switch (sp->src) {
-	case SRC_TRACE:
-		put_string(x, w, k, x->in->name, 0);
-		break;
-	case SRC_TS:
-		pq_put_int(w, k, e->ts);
-		break;
-	case SRC_CPU:
-		pq_put_int(w, k, (uint64_t)(int64_t)e->rec->cpu);
-		break;
-	case SRC_BUFFER:
-		put_string(x, w, k, e->buffer, 1);
-		break;
-	case SRC_PID:
-		pq_put_int(w, k, (uint64_t)(int64_t)e->pid);
-		break;
-	case SRC_COMM:
-		put_string(x, w, k, e->comm, 2);
-		break;
-	case SRC_MISSED:	/* -1: some were lost, how many unknown */
-		if (missed)
-			pq_put_int(w, k, (uint64_t)(missed < 0 ? -1 : missed));
-		else
-			pq_put_null(w, k);
-		break;
-	case SRC_FIELD:
-		put_field(x, w, k, sp, e);
-		break;
-	case SRC_MESSAGE:
-		put_message(x, w, k, e);
-		break;
-	}
+	if (k > 0)
+		put_string(x, w, k - 1, x->in->name, 0);
+	pq_put_int(w, k + OWN_TS, e->ts);
+	pq_put_int(w, k + OWN_CPU, (uint64_t)(int64_t)e->rec->cpu);
+	put_string(x, w, k + OWN_BUFFER, e->buffer, 1);
+	pq_put_int(w, k + OWN_PID, (uint64_t)(int64_t)e->pid);
+	put_string(x, w, k + OWN_COMM, e->comm, 2);
+	if (missed)	/* -1: some were lost, how many unknown */
+		pq_put_int(w, k + OWN_MISSED,
+			   (uint64_t)(missed < 0 ? -1 : missed));
+	else
+		pq_put_null(w, k + OWN_MISSED);
 }
 
 static void note_time(uint64_t *first, uint64_t *last, uint64_t rows,
@@ -323,6 +315,7 @@ static int on_event(void *ctx, const struct report_event *e)
 	if (!t)
 		return x->failed = -1;
 	w = t->w;
+	put_own(x, w, t->schema.own, e);
 	qf = t->schema.quick;
 	n = t->schema.nquick;
 	if (e->rec->size >= t->schema.quick_end) {

@@ -10,8 +10,8 @@
 #include "convert/parquet/parquet_internal.h"
 #include "convert/report/report.h"
 
-/* The row's own columns; a format field of one of these names (or
- * "message") is renamed. */
+/* The row's own columns, timestamp on in enum own_col's order; a format
+ * field of one of these names (or "message") is renamed. */
 static const struct {
 	const char *name;
 	enum col_src src;
@@ -185,6 +185,9 @@ static int order_columns(struct table_schema *s)
 	if (!s->quick || !s->slow)
 		return -1;
 	for (k = 0; k < s->ncols; k++) {
+		if (s->own >= 0 && s->spec[k].src != SRC_FIELD &&
+		    s->spec[k].src != SRC_MESSAGE)
+			continue;	/* rows.c puts them by name */
 		if (!s->spec[k].quick) {
 			s->slow[s->nslow++] = k;
 			continue;
@@ -209,6 +212,7 @@ int schema_for_event(struct table_schema *s, const struct tep_event *ev,
 	for (i = with_trace ? 0 : 1; i < NOWN; i++)
 		if (add_own(s, i))
 			goto fail;
+	s->own = with_trace ? 1 : 0;
 	for (f = ev->format.common_fields; f; f = f->next)
 		if (add_field(s, f, "common"))
 			goto fail;
@@ -237,6 +241,7 @@ int schema_fixed(struct table_schema *s, const struct pq_column *cols, int n)
 	int i;
 
 	memset(s, 0, sizeof(*s));
+	s->own = -1;
 	if (grow(s, n))
 		goto fail;
 	for (i = 0; i < n; i++) {
