@@ -25,7 +25,14 @@ int pq_buf_grow(struct pq_buf *b, size_t n)
 		cap *= 2;
 	if (cap < need)
 		cap = need;
-	p = realloc(b->p, cap);
+	if (!b->len) {		/* nothing to keep: no copy of old bytes */
+		free(b->p);
+		b->p = NULL;
+		b->cap = 0;
+		p = malloc(cap);
+	} else {
+		p = realloc(b->p, cap);
+	}
 	if (!p)
 		return -1;
 	b->p = p;
