@@ -52,8 +52,11 @@ $(LIBFMT): $(FMT_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/tdat: $(MAIN_OBJ) $(CMD_OBJ) $(ENG_OBJ) $(LIBFMT)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# The plugins' callbacks are exported (multicall/exports.list); a static
+# build loads no plugin and leaves them out.
+EXPORTS := $(if $(findstring -static,$(LDFLAGS)),,-Wl,--dynamic-list=multicall/exports.list)
+$(B)/tdat: $(MAIN_OBJ) $(CMD_OBJ) $(ENG_OBJ) $(LIBFMT) multicall/exports.list
+	$(CC) $(CFLAGS) $(LDFLAGS) $(EXPORTS) -o $@ $(filter-out %.list,$^) $(LDLIBS)
 
 $(APPLETS:%=$(B)/%): | $(B)/tdat
 	ln -sf tdat $@

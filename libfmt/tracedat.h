@@ -306,6 +306,20 @@ struct tdat_tsc2nsec {
 	uint32_t mult, shift;
 	uint64_t offset;
 };
+/* A GUEST option (a host's file has one a guest): the guest's trace id
+ * (its file's TRACEID) and the host task running each vCPU. */
+struct tdat_guest {
+	uint64_t trace_id;
+	uint32_t nvcpus;	/* the (vcpu, task) pairs the payload holds */
+	const uint8_t *vcpus;	/* in the option: u32 vcpu, u32 task each */
+	int big;
+};
+/* The next well-formed GUEST option from option *pos on (start at 0);
+ * 1 with it in *g, 0 when there is none.  A count larger than the
+ * payload reads as the pairs it holds. */
+int tdat_guest_next(const struct tdat_file *f, int *pos, struct tdat_guest *g);
+/* Host task (pid) of pair k, k < nvcpus. */
+int32_t tdat_guest_task(const struct tdat_guest *g, uint32_t k);
 int tdat_opt_tsc2nsec(const struct tdat_file *f, struct tdat_tsc2nsec *t);
 
 /*

@@ -197,7 +197,7 @@ int inputs_open(struct input **out, const struct report_opts *ro,
 	for (k = 0; k < ro->ninputs; k++)
 		if (open_one(&in[k], ro, k, err, cap, status))
 			return -1;
-	if (make_labels(in, ro->ninputs)) {
+	if (make_labels(in, ro->ninputs) || kvm_guests_link(in, ro->ninputs)) {
 		snprintf(err, cap, "out of memory");
 		*status = 1;
 		return -1;
@@ -209,6 +209,7 @@ void inputs_free(struct input *in, int n)
 {
 	int i, b;
 
+	kvm_guests_clear();
 	for (i = 0; in && i < n; i++) {
 		if (in[i].labels)
 			for (b = 0; b < in[i].f->nbuffers; b++)

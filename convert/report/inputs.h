@@ -32,6 +32,16 @@ struct input {
 				 * (report_opts.lazy_kallsyms) */
 };
 
+/* kvmguest.c: guests' functions for a host's kvm events (the kvm
+ * plugin's tep_plugin_kvm_get_func).  link: the first input's guests
+ * among the later ones (inputs_open does it); alias: a worker's handle of
+ * a host answers as its main one; clear: the table gone (inputs_free).
+ * 0 or -1 (out of memory). */
+int kvm_guests_link(struct input *in, int n);
+int kvm_guests_alias(const struct tep_handle *worker,
+		     const struct tep_handle *main);
+void kvm_guests_clear(void);
+
 /*
  * Open every input of ro, in order.  0, or -1 with a one-line message
  * in err; *status is then the exit status (1 unreadable file, 2 bad

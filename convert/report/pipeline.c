@@ -504,7 +504,8 @@ static int worker_init(struct worker *w, struct pipeline *pl,
 		if (!w->tep[k])
 			return -1;
 		w->ksyms[k] = ksyms_attach(w->tep[k], pl->in[k].tep);
-		if (!w->ksyms[k])
+		if (!w->ksyms[k] ||
+		    kvm_guests_alias(w->tep[k], pl->in[k].tep))
 			return -1;
 	}
 	return 0;

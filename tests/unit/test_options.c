@@ -106,6 +106,50 @@ static void test_made_up_options(void)
 	free(f);
 }
 
+/* GUEST options, big endian: walked in file order, a count past the
+ * payload cut to the pairs it holds, malformed ones skipped. */
+static void test_guest_options(void)
+{
+	struct tdat_file *f = tdat_meta_new(0, 0, 0, 0, NULL);
+	uint8_t a[3 + 12 + 16], b[2 + 12 + 12];
+	struct tdat_guest g;
+	int pos = 0, i;
+
+	f->big_endian = 1;
+	memcpy(a, "vm", 3);
+	tdat_put64(f, a + 3, 0x1111);
+	tdat_put32(f, a + 11, 2);
+	tdat_put32(f, a + 15, 0);
+	tdat_put32(f, a + 19, 4242);
+	tdat_put32(f, a + 23, 1);
+	tdat_put32(f, a + 27, (uint32_t)-1);	/* a network guest's */
+	memcpy(b, "w", 2);
+	tdat_put64(f, b + 2, 0x2222);
+	tdat_put32(f, b + 10, 9);		/* says 9, holds 1 and a half */
+	tdat_put32(f, b + 14, 0);
+	tdat_put32(f, b + 18, 5000);
+	add(f, TDAT_OPT_GUEST, a, sizeof(a));
+	add(f, TDAT_OPT_TRACEID, a + 3, 8);
+	add(f, TDAT_OPT_GUEST, "no terminator", 13);
+	add(f, TDAT_OPT_GUEST, "x\0\0\0", 4);	/* no room for id, count */
+	add(f, TDAT_OPT_GUEST, b, sizeof(b) - 4);
+	CU_ASSERT_EQUAL_FATAL(tdat_guest_next(f, &pos, &g), 1);
+	CU_ASSERT_EQUAL(g.trace_id, 0x1111);
+	CU_ASSERT_EQUAL_FATAL(g.nvcpus, 2);
+	CU_ASSERT_EQUAL(tdat_guest_task(&g, 0), 4242);
+	CU_ASSERT_EQUAL(tdat_guest_task(&g, 1), -1);
+	CU_ASSERT_EQUAL_FATAL(tdat_guest_next(f, &pos, &g), 1);
+	CU_ASSERT_EQUAL(g.trace_id, 0x2222);
+	CU_ASSERT_EQUAL_FATAL(g.nvcpus, 1);
+	CU_ASSERT_EQUAL(tdat_guest_task(&g, 0), 5000);
+	CU_ASSERT_EQUAL(tdat_guest_next(f, &pos, &g), 0);
+	CU_ASSERT_EQUAL(tdat_guest_next(f, &pos, &g), 0);
+	for (i = 0; i < f->noptions; i++)
+		free(f->options[i].data);
+	free(f->options);
+	free(f);
+}
+
 void suite_options(void)
 {
 	CU_pSuite s = CU_add_suite("options", NULL, NULL);
@@ -113,4 +157,5 @@ void suite_options(void)
 	CU_add_test(s, "recorded options decode", test_recorded_options);
 	CU_add_test(s, "clock names", test_clock_names);
 	CU_add_test(s, "made-up and malformed options", test_made_up_options);
+	CU_add_test(s, "GUEST options", test_guest_options);
 }
