@@ -1,7 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* endian.c - file byte order: stores and the file-handle forms (the
  * loads are inline in tracedat.h: every event field goes through them). */
+#include <string.h>
 #include "libfmt/internal.h"
+
+int tdat_host_big_endian(void)
+{
+	const uint16_t one = 1;
+	uint8_t first;
+
+	memcpy(&first, &one, 1);
+	return first == 0;
+}
 
 void tdat_store16(int big, void *p, uint16_t v)
 {

@@ -400,6 +400,9 @@ static inline uint64_t tdat_load64(int big, const void *p)
 void tdat_store16(int big, void *p, uint16_t v);
 void tdat_store32(int big, void *p, uint32_t v);
 void tdat_store64(int big, void *p, uint64_t v);
+/* 1 when this program runs on a big-endian host: libtraceevent must be
+ * told (tep_set_local_bigendian), and recordings are in it. */
+int tdat_host_big_endian(void);
 /* The same in f's byte order. */
 uint16_t tdat_get16(const struct tdat_file *f, const void *p);
 uint32_t tdat_get32(const struct tdat_file *f, const void *p);

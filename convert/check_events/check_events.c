@@ -40,11 +40,8 @@ static struct tep_handle *new_tep(int big_endian, int long_size,
 		return NULL;
 	tep_set_file_bigendian(tep, big_endian ? TEP_BIG_ENDIAN :
 						 TEP_LITTLE_ENDIAN);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	tep_set_local_bigendian(tep, TEP_BIG_ENDIAN);
-#else
-	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
-#endif
+	tep_set_local_bigendian(tep, tdat_host_big_endian() ?
+				     TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, long_size);
 	tep_set_page_size(tep, page_size);
 	return tep;
@@ -219,7 +216,7 @@ static int check_live(struct check *c, const struct check_events_opts *a,
 		free(header.data);
 		return -1;
 	}
-	c->tep = new_tep(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__,
+	c->tep = new_tep(tdat_host_big_endian(),
 			 (int)sizeof(long), getpagesize());
 	if (!c->tep) {
 		tdat_errorf(err, "out of memory");

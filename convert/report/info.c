@@ -38,14 +38,14 @@ static void warn_stderr(void *ctx, const char *msg)
 /* -e needs the initial header only, so it works on damaged files too. */
 static int show_endian(const char *path)
 {
-	static const union { uint16_t v; uint8_t b[2]; } host = { 1 };
 	struct tdat_error err;
 	struct tdat_file *f = tdat_open_header(path, &err);
 
 	if (!f)
 		return fail(err.msg);
 	printf("file is %s endian and host is %s endian\n",
-	       f->big_endian ? "big" : "little", host.b[0] ? "little" : "big");
+	       f->big_endian ? "big" : "little",
+	       tdat_host_big_endian() ? "big" : "little");
 	tdat_close(f);
 	return 0;
 }

@@ -84,7 +84,8 @@ static struct tep_handle *build(const struct tdat_file *f, int load_plugins,
 	}
 	tep_set_file_bigendian(tep, f->big_endian ? TEP_BIG_ENDIAN :
 						    TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, tdat_host_big_endian() ?
+				     TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, f->commit_size);
 	tep_set_page_size(tep, (int)f->page_size);
 	tep_set_cpus(tep, (int)tdat_cpus(f));

@@ -298,18 +298,11 @@ int sysmeta_clock(const char *dir, char *buf, size_t cap,
 	return 0;
 }
 
-static int host_big_endian(void)
-{
-	const uint16_t one = 1;
-
-	return *(const uint8_t *)&one == 0;
-}
-
 struct tdat_file *sysmeta_collect(const char *tdir,
 				  const struct tfs_names *systems,
 				  const char *kallsyms, struct tdat_error *err)
 {
-	struct tdat_file *m = tdat_meta_new(7, host_big_endian(),
+	struct tdat_file *m = tdat_meta_new(7, tdat_host_big_endian(),
 					    (int)sizeof(long), 0, err);
 	char kdir[PATH_MAX];
 	const char *kname = "kallsyms", *slash;
