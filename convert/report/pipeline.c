@@ -491,6 +491,7 @@ static int worker_init(struct worker *w, struct pipeline *pl,
 	w->pl = pl;
 	w->p = *p;
 	w->p.cache = NULL;
+	memset(&w->p.swapped, 0, sizeof(w->p.swapped));
 	trace_seq_init(&w->p.seq);
 	w->tep = calloc((size_t)n, sizeof(*w->tep));
 	w->plugins = calloc((size_t)n, sizeof(*w->plugins));

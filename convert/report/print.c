@@ -38,6 +38,7 @@ void print_done(struct printer *p)
 	trace_seq_destroy(&p->seq);
 	body_cache_free(p->cache);
 	p->cache = NULL;
+	tdat_bytes_free(&p->swapped);
 }
 
 /* Nanoseconds to the nearest microsecond, without overflow at the top. */
@@ -188,6 +189,8 @@ static void put_info(struct printer *p, const struct event_view *e,
 	struct trace_seq *seq = &p->seq;
 	/* A padded record's text depends on bytes past it: not cached. */
 	int cache = !event_has_state(ev) && e->readable == (uint32_t)e->rec->size;
+	const struct tep_record *rec = e->rec;
+	struct tep_record tmp;
 	const char *text;
 	size_t len;
 
@@ -203,8 +206,10 @@ static void put_info(struct printer *p, const struct event_view *e,
 	trace_seq_reset(seq);
 	if (!p->opts.raw)	/* this handle's helper counts, for rec */
 		tepfmt_bound_counts(e->tep, e->rec, (uint32_t)e->rec->size);
-	tep_print_event(e->tep, seq, e->rec, "%s", p->opts.raw ?
-			TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	if (!p->opts.raw)
+		rec = host_pointers(e, ev, &tmp, &p->swapped);
+	tep_print_event(e->tep, seq, (struct tep_record *)(rec ? rec : e->rec),
+			"%s", p->opts.raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	trace_seq_terminate(seq);
 	/* One trailing newline is dropped; the line gets its own. */
 	if (seq->len && seq->buffer[seq->len - 1] == '\n')

@@ -69,7 +69,16 @@ struct printer {
 	uint64_t prev_ts;	/* --ts-diff: the last event's time as the
 				 * difference used it (put_diff), 0 none */
 	struct body_cache *cache;	/* texts by payload, made on first use */
+	struct tdat_bytes swapped;	/* hostptr.c's copy of a record */
 };
+
+/* hostptr.c: e's record for libtraceevent's text, or a copy in buf (tmp
+ * its record) with ev's char pointer fields in the host's byte order
+ * when the file's differs; NULL when out of memory. */
+const struct tep_record *host_pointers(const struct event_view *e,
+				       const struct tep_event *ev,
+				       struct tep_record *tmp,
+				       struct tdat_bytes *buf);
 
 /* bodycache.c: recent event texts by payload, for events whose text
  * depends on nothing else (print.c says which). */

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hostptr.c - char pointer fields as libtraceevent reads them.
+ *
+ * A field that is a pointer to char, printed with %s (rcu_utilization's
+ * s, amdgpu's ring_name), holds a kernel address: libtraceevent looks it
+ * up among the printk strings, or prints it in hex.  It reads that
+ * address in the host's byte order, not the file's as it does every
+ * number, so a big-endian host misreads a little-endian file's and the
+ * other way round.  Where the orders differ, the text is printed from a
+ * copy of the record with those fields in the host's order: those the
+ * print fmt prints with %s only (as a number, %p or %lx, it is read
+ * right).  -R prints them as numbers: it gets the record as is.
+ */
+#include <ctype.h>
+#include <string.h>
+#include "convert/report/print.h"
+#include "libfmt/tracedat.h"
+
+static int is_char_pointer(const struct tep_format_field *f, int long_size)
+{
+	return (f->flags & TEP_FIELD_IS_POINTER) &&
+	       !(f->flags & TEP_FIELD_IS_ARRAY) && f->size == long_size &&
+	       f->type && strstr(f->type, "char");
+}
+
+#define MAX_CONV 64
+
+/* The conversion letter of each argument fmt takes, in order (a '*'
+ * width or precision takes one of its own, shown as '*'); how many. */
+static int conversions(const char *fmt, char *conv)
+{
+	int n = 0;
+
+	for (; *fmt; fmt++) {
+		if (*fmt != '%' || *++fmt == '%')
+			continue;
+		fmt += strspn(fmt, "-+ #0");
+		if (*fmt == '*' && n < MAX_CONV)
+			conv[n++] = *fmt++;
+		while (isdigit((unsigned char)*fmt))
+			fmt++;
+		if (*fmt == '.' && *++fmt == '*' && n < MAX_CONV)
+			conv[n++] = *fmt++;
+		while (isdigit((unsigned char)*fmt))
+			fmt++;
+		fmt += strspn(fmt, "hlLqjzt");
+		if (!*fmt)
+			break;
+		if (n < MAX_CONV)
+			conv[n++] = *fmt;
+	}
+	return n;
+}
+
+/* Does ev's print fmt take the field named name, as an argument of its
+ * own, only with %s? */
+static int printed_as_string(const struct tep_event *ev, const char *name)
+{
+	const struct tep_print_arg *a;
+	char conv[MAX_CONV];
+	int n, i = 0, as_s = 0;
+
+	if (!ev->print_fmt.format)
+		return 0;
+	n = conversions(ev->print_fmt.format, conv);
+	for (a = ev->print_fmt.args; a; a = a->next, i++) {
+		if (a->type != TEP_PRINT_FIELD || !a->field.name ||
+		    strcmp(a->field.name, name))
+			continue;
+		if (i >= n || conv[i] != 's')
+			return 0;
+		as_s = 1;
+	}
+	return as_s;
+}
+
+/* The field at p from the file's order to the host's. */
+static void to_host(uint8_t *p, int size, int file_big, int host_big)
+{
+	if (size == 8)
+		tdat_store64(host_big, p, tdat_load64(file_big, p));
+	else
+		tdat_store32(host_big, p, tdat_load32(file_big, p));
+}
+
+const struct tep_record *host_pointers(const struct event_view *e,
+				       const struct tep_event *ev,
+				       struct tep_record *tmp,
+				       struct tdat_bytes *buf)
+{
+	int file_big = tep_is_file_bigendian(e->tep) == TEP_BIG_ENDIAN;
+	int host_big = tdat_host_big_endian();
+	int long_size = tep_get_long_size(e->tep), copied = 0;
+	const struct tep_format_field *f;
+
+	/* ftrace's own events (bprint's fmt) are read as numbers */
+	if (file_big == host_big || (long_size != 4 && long_size != 8) ||
+	    (ev->system && !strcmp(ev->system, "ftrace")))
+		return e->rec;
+	for (f = ev->format.fields; f; f = f->next) {
+		if (!is_char_pointer(f, long_size) || f->offset < 0 ||
+		    (uint32_t)f->offset + (uint32_t)f->size > e->readable ||
+		    !printed_as_string(ev, f->name))
+			continue;
+		if (!copied) {
+			tdat_bytes_reset(buf);
+			if (tdat_bytes_add(buf, e->rec->data, e->readable))
+				return NULL;
+			*tmp = *e->rec;
+			tmp->data = buf->data;
+			copied = 1;
+		}
+		to_host(buf->data + f->offset, f->size, file_big, host_big);
+	}
+	return copied ? tmp : e->rec;
+}
