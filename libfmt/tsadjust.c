@@ -33,14 +33,25 @@ void tdat_ts_adjust_init(const struct tdat_file *f, unsigned flags,
 	a->guest = f->priv->guest;
 }
 
+/*
+ * The low 64 bits of (ts * mult) >> shift (shift < 64), the product in
+ * 96 bits, from two 32 x 32-bit products: 32-bit hosts have no 128-bit
+ * integers.  ts * mult = mid * 2^32 + low 32 bits of lo.
+ */
+static uint64_t mul_shift(uint64_t ts, uint32_t mult, uint32_t shift)
+{
+	uint64_t lo = (ts & 0xffffffffu) * mult;
+	uint64_t mid = (ts >> 32) * mult + (lo >> 32);
+
+	if (shift >= 32)
+		return mid >> (shift - 32);
+	return mid << (32 - shift) | (lo & 0xffffffffu) >> shift;
+}
+
 uint64_t tdat_ts_apply(const struct tdat_ts_adjust *a, uint64_t ts)
 {
-	if (a->mult) {
-		/* (ts * mult) >> shift without 64-bit overflow */
-		unsigned __int128 t = (unsigned __int128)ts * a->mult;
-
-		ts = (uint64_t)(t >> a->shift);
-	}
+	if (a->mult)
+		ts = mul_shift(ts, a->mult, a->shift);
 	return ts + (uint64_t)a->offset;
 }
 

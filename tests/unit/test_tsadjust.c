@@ -110,6 +110,21 @@ static void test_tsc2nsec(void)
 	a.shift = 4;
 	CU_ASSERT_EQUAL(tdat_ts_apply(&a, big), 0x2D00000000000000ull);
 	CU_ASSERT_NOT_EQUAL(tdat_ts_apply(&a, big), (big * 3) >> 4);
+	/* every shift, against products worked out in Python */
+	a.mult = 0xFFFFFFFFu;
+	a.shift = 0;
+	CU_ASSERT_EQUAL(tdat_ts_apply(&a, 0xFFFFFFFFFFFFFFFFull),
+			0xFFFFFFFF00000001ull);	/* low 64 bits */
+	a.shift = 31;
+	CU_ASSERT_EQUAL(tdat_ts_apply(&a, 0x123456789ABCDEF0ull),
+			0x2468ACF1111110EEull);
+	a.shift = 32;
+	CU_ASSERT_EQUAL(tdat_ts_apply(&a, 0x123456789ABCDEF0ull),
+			0x1234567888888877ull);
+	a.shift = 63;
+	CU_ASSERT_EQUAL(tdat_ts_apply(&a, 0xFFFFFFFFFFFFFFFFull),
+			0x1FFFFFFFDull);
+	a.mult = 3;
 	a.shift = 1;
 	/* rounding: different raw times become one */
 	CU_ASSERT_EQUAL(tdat_ts_apply(&a, 4), tdat_ts_apply(&a, 5) - 1);

@@ -224,10 +224,12 @@ static void chunk_meta(struct pq_writer *w, struct pq_thrift *t,
 	pq_thrift_struct_end(t);
 }
 
+/* page_bytes in bits; a size_t of 64 bits may not have room for them. */
 static uint64_t page_bits(const struct pq_writer *w)
 {
-	return w->page_bytes > UINT64_MAX / 8 ? UINT64_MAX :
-					       8 * (uint64_t)w->page_bytes;
+	uint64_t bytes = w->page_bytes;
+
+	return bytes > UINT64_MAX / 8 ? UINT64_MAX : 8 * bytes;
 }
 
 static int data_pages(struct pq_writer *w, struct pq_col *c,
