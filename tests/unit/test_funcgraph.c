@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tests/unit/units.h"
+#include "libfmt/tracedat.h"
 #include "convert/report/funcgraph.h"
 
 /* A 32-bit kernel's formats (kinmax.dat, Linux 4.13). */
@@ -114,7 +115,8 @@ static struct tep_handle *tep_fgraph(struct fgraph *g)
 
 	CU_ASSERT_FATAL(tep != NULL);
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, tdat_host_big_endian() ?
+				     TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, 4);
 	CU_ASSERT_FATAL(tep_parse_event(tep, entry_fmt, sizeof(entry_fmt) - 1,
 					"ftrace") == 0);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tests/unit/units.h"
+#include "libfmt/tracedat.h"
 #include "convert/report/recview.h"
 #include "convert/tepfmt/tepfmt.h"
 
@@ -49,7 +50,8 @@ static struct tep_handle *tep_with_formats(void)
 
 	CU_ASSERT_FATAL(tep != NULL);
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, tdat_host_big_endian() ?
+				     TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, 8);
 	CU_ASSERT_FATAL(!tep_parse_format(tep, &ev, stack_fmt,
 					  sizeof(stack_fmt) - 1, "ftrace"));
@@ -92,11 +94,12 @@ static uint32_t fill(struct view_case *c, const uint8_t *data, uint32_t size,
 }
 
 /* A page of 0xaa with an event of id at pos: common_type, then 0x11,
- * the last byte 0 (as most records end: a high byte, padding). */
+ * the last byte 0 (as most records end: a high byte, padding).  Numbers
+ * are little endian, the handle's file order, whatever the host's. */
 static void put_event(uint8_t *page, uint32_t pos, uint16_t id, uint32_t size)
 {
 	memset(page + pos, 0x11, size);
-	memcpy(page + pos, &id, 2);
+	tdat_store16(0, page + pos, id);
 	page[pos + size - 1] = 0;
 }
 
@@ -156,12 +159,12 @@ static void test_dynamic_past_record(void)
 	case_open(&c);
 	memset(page, 0xaa, sizeof(page));
 	put_event(page, 0, 9, 16);
-	memcpy(page + 8, &loc, 4);
+	tdat_store32(0, page + 8, loc);
 	page[39] = 0;
 	CU_ASSERT_EQUAL(fill(&c, page, 16, page, sizeof(page)), 40);
 	CU_ASSERT_PTR_EQUAL(c.rec.data, page);
 	loc = (8u << 16) | 8;		/* inside the record */
-	memcpy(page + 8, &loc, 4);
+	tdat_store32(0, page + 8, loc);
 	CU_ASSERT_EQUAL(fill(&c, page, 16, page, sizeof(page)), 16);
 	CU_ASSERT_PTR_EQUAL(c.rec.data, page);
 	case_close(&c);
@@ -207,9 +210,9 @@ static void test_string_without_nul(void)
 	case_open(&c);
 	trace_seq_init(&seq);
 	memset(page, 'A', sizeof(page));
-	memcpy(page + 32, &id, 2);
+	tdat_store16(0, page + 32, id);
 	memset(page + 34, 0, 6);
-	memcpy(page + 40, &loc, 4);
+	tdat_store32(0, page + 40, loc);
 	c.rec.size = 16;
 	page[52] = 0;		/* 4 bytes past the record */
 	CU_ASSERT_EQUAL(fill(&c, page + 32, 16, page, sizeof(page)), 21);
@@ -237,9 +240,9 @@ static void test_narrow_descriptor(void)
 
 	case_open(&c);
 	memset(page, 'A', sizeof(page));
-	memcpy(page, &id, 2);
+	tdat_store16(0, page, id);
 	memset(page + 2, 0, 6);
-	memcpy(page + 8, &loc, 2);
+	tdat_store16(0, page + 8, loc);
 	page[11] = 0;		/* the record ends on a NUL */
 	page[50] = 0;
 	CU_ASSERT_EQUAL(fill(&c, page, 12, page, sizeof(page)), 51);
@@ -265,9 +268,9 @@ static void test_empty_string_at_end(void)
 	case_open(&c);
 	trace_seq_init(&seq);
 	memset(page, 'A', sizeof(page));
-	memcpy(page, &id, 2);
+	tdat_store16(0, page, id);
 	memset(page + 2, 0, 6);
-	memcpy(page + 8, &loc, 4);	/* page[11]: the record ends on 0 */
+	tdat_store32(0, page + 8, loc);	/* page[11]: the record ends on 0 */
 	page[20] = 0;
 	c.rec.size = 12;
 	CU_ASSERT_EQUAL(fill(&c, page, 12, page, sizeof(page)), 21);
@@ -307,15 +310,15 @@ static void test_counts_bounded(void)
 				     "test", &why), TEP_ERRNO__SUCCESS);
 	CU_ASSERT_PTR_NULL(why);
 	memset(page, 0xaa, sizeof(page));
-	memcpy(page, &id, 2);
+	tdat_store16(0, page, id);
 	memset(page + 2, 0, 6);
-	memcpy(page + 8, &len, 4);
+	tdat_store32(0, page + 8, len);
 	memcpy(page + 12, "\x01\x02\x03\x00", 4);
 	c.rec.size = 16;
 	CU_ASSERT_EQUAL(fill(&c, page, 16, page, sizeof(page)), 16);
 	CU_ASSERT_STRING_EQUAL(text_of(&c, &seq), "01 02 03 00");
 	len = 2;		/* a count that fits: as it says */
-	memcpy(page + 8, &len, 4);
+	tdat_store32(0, page + 8, len);
 	CU_ASSERT_EQUAL(fill(&c, page, 16, page, sizeof(page)), 16);
 	CU_ASSERT_STRING_EQUAL(text_of(&c, &seq), "01 02");
 	trace_seq_destroy(&seq);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tests/unit/units.h"
+#include "libfmt/tracedat.h"
 #include "convert/tepfmt/tepfmt.h"
 
 #define COMMON \
@@ -69,7 +70,8 @@ static struct tep_handle *new_tep(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, tdat_host_big_endian() ?
+				     TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, 8);
 	return tep;
 }
@@ -267,7 +269,8 @@ static struct tep_handle *helpers_tep(const char *arg, int big, int lsize,
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(tep);
 	tep_set_file_bigendian(tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, tdat_host_big_endian() ?
+				     TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, lsize);
 	snprintf(text, sizeof(text), helpers, arg);
 	tepfmt_parse(tep, NULL, text, strlen(text), "test", why);
