@@ -99,6 +99,34 @@ check-vm: deps all
 	$(MAKE) B=$(VM_B) LDFLAGS=-static $(VM_B)/tdat
 	tests/vm/run $(B) $(VM_B) || [ $$? = 77 ]
 
+# ---- other hosts: big-endian, 64-bit, 32-bit ----
+# make cross ARCH=s390x|arm64|armhf builds tdat and the unit tests for
+# ARCH into build-ARCH/ with Debian's cross compiler, against a sysroot
+# of that architecture's Debian packages (scripts/cross-sysroot, in
+# build-ARCH/sysroot/); scripts/cross-run runs what it made under
+# qemu-user.  make check-cross builds all three and runs the unit tests
+# and the end-to-end tests that need no live tracefs on each
+# (tests/cross/run).
+CROSS_ARCHS := s390x arm64 armhf
+CROSS_TRIPLE_s390x := s390x-linux-gnu
+CROSS_TRIPLE_arm64 := aarch64-linux-gnu
+CROSS_TRIPLE_armhf := arm-linux-gnueabihf
+ARCH ?=
+XT = $(CROSS_TRIPLE_$(ARCH))
+XSR = $(CURDIR)/build-$(ARCH)/sysroot/root
+cross:
+	@[ -n "$(XT)" ] || { echo "make cross: ARCH=s390x, arm64 or armhf" >&2; exit 2; }
+	scripts/install-deps --cross
+	scripts/cross-sysroot $(ARCH) build-$(ARCH)/sysroot
+	PKG_CONFIG_LIBDIR=$(XSR)/usr/lib/$(XT)/pkgconfig:$(XSR)/usr/share/pkgconfig \
+	PKG_CONFIG_SYSROOT_DIR=$(XSR) $(MAKE) B=build-$(ARCH) \
+	  CC="$(XT)-gcc --sysroot=$(XSR)" all build-$(ARCH)/unit-tests
+
+check-cross: deps
+	$(MAKE) all $(TOOLS)
+	for a in $(CROSS_ARCHS); do $(MAKE) cross ARCH=$$a || exit 1; done
+	tests/cross/run $(B) $(CROSS_ARCHS)
+
 # ---- fuzzing (clang, libFuzzer) ----
 # One target per tests/fuzz/fuzz_NAME.c, built as build-fuzz/fuzz/fuzz_NAME
 # from objects compiled with the fuzzer's coverage hooks; the other files
@@ -186,7 +214,7 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz build-cov build-static build-vm
 
-.PHONY: all deps check check-asan check-vm fuzz fuzz-build fuzz-short fuzz-coverage demo install uninstall clean
+.PHONY: all deps check check-asan check-vm cross check-cross fuzz fuzz-build fuzz-short fuzz-coverage demo install uninstall clean
 
 -include $(FMT_OBJ:.o=.d) $(ENG_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
          $(TOOL_SRC:tests/tools/%.c=$(B)/obj/tests/tools/%.d) \
