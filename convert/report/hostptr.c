@@ -10,11 +10,13 @@
  * other way round.  Where the orders differ, the text is printed from a
  * copy of the record with those fields in the host's order: those the
  * print fmt prints with %s only (as a number, %p or %lx, it is read
- * right).  -R prints them as numbers: it gets the record as is.
+ * right).  __print_array's elements are read the same way: they are
+ * turned too.  -R prints them as numbers: it gets the record as is.
  */
 #include <ctype.h>
 #include <string.h>
 #include "convert/report/print.h"
+#include "convert/tepfmt/tepfmt.h"
 #include "libfmt/tracedat.h"
 
 static int is_char_pointer(const struct tep_format_field *f, int long_size)
@@ -75,17 +77,57 @@ static int printed_as_string(const struct tep_event *ev, const char *name)
 	return as_s;
 }
 
-/* The field at p from the file's order to the host's. */
+#define MAX_ARRAYS 8
+
+/* The number at p from the file's order to the host's. */
 static void to_host(uint8_t *p, int size, int file_big, int host_big)
 {
 	if (size == 8)
 		tdat_store64(host_big, p, tdat_load64(file_big, p));
-	else
+	else if (size == 4)
 		tdat_store32(host_big, p, tdat_load32(file_big, p));
+	else
+		tdat_store16(host_big, p, tdat_load16(file_big, p));
+}
+
+/* A copy of e's record in buf, tmp its record: 0, or -1. */
+static int copy_of(const struct event_view *e, struct tep_record *tmp,
+		   struct tdat_bytes *buf)
+{
+	tdat_bytes_reset(buf);
+	if (tdat_bytes_add(buf, e->rec->data, e->readable))
+		return -1;
+	*tmp = *e->rec;
+	tmp->data = buf->data;
+	return 0;
+}
+
+/* __print_array's elements in the host's order, in the copy. */
+static int arrays_to_host(const struct event_view *e, struct tep_event *ev,
+			  struct tep_record *tmp, struct tdat_bytes *buf,
+			  int *copied, int file_big, int host_big)
+{
+	struct tepfmt_span sp[MAX_ARRAYS];
+	uint32_t k, off;
+	int n, i;
+
+	n = tepfmt_int_arrays(ev, e->rec->data, (uint32_t)e->rec->size, sp,
+			      MAX_ARRAYS);
+	for (i = 0; i < n; i++) {
+		if (!*copied && copy_of(e, tmp, buf))
+			return -1;
+		*copied = 1;
+		for (k = 0; k < sp[i].bytes; k += sp[i].elem) {
+			off = sp[i].start + k;
+			to_host(buf->data + off, (int)sp[i].elem, file_big,
+				host_big);
+		}
+	}
+	return 0;
 }
 
 const struct tep_record *host_pointers(const struct event_view *e,
-				       const struct tep_event *ev,
+				       struct tep_event *ev,
 				       struct tep_record *tmp,
 				       struct tdat_bytes *buf)
 {
@@ -103,15 +145,12 @@ const struct tep_record *host_pointers(const struct event_view *e,
 		    (uint32_t)f->offset + (uint32_t)f->size > e->readable ||
 		    !printed_as_string(ev, f->name))
 			continue;
-		if (!copied) {
-			tdat_bytes_reset(buf);
-			if (tdat_bytes_add(buf, e->rec->data, e->readable))
-				return NULL;
-			*tmp = *e->rec;
-			tmp->data = buf->data;
-			copied = 1;
-		}
+		if (!copied && copy_of(e, tmp, buf))
+			return NULL;
+		copied = 1;
 		to_host(buf->data + f->offset, f->size, file_big, host_big);
 	}
+	if (arrays_to_host(e, ev, tmp, buf, &copied, file_big, host_big))
+		return NULL;
 	return copied ? tmp : e->rec;
 }

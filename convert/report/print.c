@@ -184,7 +184,7 @@ int event_has_state(const struct tep_event *ev)
 }
 
 static void put_info(struct printer *p, const struct event_view *e,
-		     const struct tep_event *ev)
+		     struct tep_event *ev)
 {
 	struct trace_seq *seq = &p->seq;
 	/* A padded record's text depends on bytes past it: not cached. */

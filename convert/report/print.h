@@ -76,7 +76,7 @@ struct printer {
  * its record) with ev's char pointer fields in the host's byte order
  * when the file's differs; NULL when out of memory. */
 const struct tep_record *host_pointers(const struct event_view *e,
-				       const struct tep_event *ev,
+				       struct tep_event *ev,
 				       struct tep_record *tmp,
 				       struct tdat_bytes *buf);
 

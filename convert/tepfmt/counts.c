@@ -403,6 +403,67 @@ static void limit_walk(struct tep_event *ev, struct tep_print_arg *a,
 	set_limit(*count, limit);
 }
 
+/* The bytes of an int array's field: a static field's size, a dynamic
+ * one's length; 0 when unknown. */
+static uint64_t array_bytes(struct tep_event *ev, const struct tep_print_arg *a,
+			    const uint8_t *data, uint32_t size)
+{
+	const struct tep_format_field *f;
+
+	if (a->type == TEP_PRINT_FIELD) {
+		f = a->field.field ? a->field.field :
+		    tep_find_any_field(ev, a->field.name);
+		return f && f->size > 0 ? (uint64_t)f->size : 0;
+	}
+	f = a->dynarray.field;
+	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
+	    (uint64_t)f->offset + (uint64_t)f->size > size)
+		return 0;
+	return tep_read_number(ev->tep, data + f->offset, f->size) >> 16;
+}
+
+/* int_arrays()'s walk: each __print_array's span inside the record. */
+static void span_walk(struct tep_event *ev, struct tep_print_arg *a,
+		      const uint8_t *data, uint32_t size, int depth,
+		      struct tepfmt_span *out, int cap, int *n)
+{
+	struct tep_print_arg **kids[MAX_KIDS], **field, **count, *es;
+	uint64_t start, bytes, e;
+	int nk, k;
+
+	if (!a || depth > MAX_DEPTH)
+		return;
+	nk = children(a, kids, MAX_KIDS);
+	for (k = 0; k < nk; k++)
+		span_walk(ev, *kids[k], data, size, depth + 1, out, cap, n);
+	if (a->type != TEP_PRINT_INT_ARRAY || !helper(a, &field, &count, &es) ||
+	    !es || es->type != TEP_PRINT_ATOM || *n >= cap)
+		return;
+	e = element_bytes(es);
+	if (e < 2 || array_start(ev, *field, data, size, &start) ||
+	    start >= size)
+		return;
+	bytes = array_bytes(ev, *field, data, size);
+	if (bytes > size - start)
+		bytes = size - start;
+	out[*n].start = (uint32_t)start;
+	out[*n].bytes = (uint32_t)(bytes - bytes % e);
+	out[(*n)++].elem = (uint32_t)e;
+}
+
+int tepfmt_int_arrays(struct tep_event *ev, const uint8_t *data,
+		      uint32_t size, struct tepfmt_span *out, int cap)
+{
+	struct tep_print_arg *a;
+	int n = 0;
+
+	if (ev->flags & TEP_EVENT_FL_FAILED)
+		return 0;
+	for (a = ev->print_fmt.args; a; a = a->next)
+		span_walk(ev, a, data, size, 0, out, cap, &n);
+	return n;
+}
+
 /* Has a's tree a helper? */
 static int has_helper(struct tep_print_arg *a, int depth)
 {

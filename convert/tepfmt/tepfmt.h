@@ -67,6 +67,15 @@ int tepfmt_bound_helpers(struct tep_event *ev, const char **why);
  */
 void tepfmt_bound_counts(struct tep_handle *tep, struct tep_record *rec,
 			 uint32_t size);
+/* The arrays ev's __print_array calls print from the record at data
+ * (size bytes), those with a constant element size of 2, 4 or 8: up to
+ * cap spans inside the record, in out; how many.  libtraceevent reads
+ * their elements in the host's byte order (report's hostptr.c). */
+struct tepfmt_span {
+	uint32_t start, bytes, elem;
+};
+int tepfmt_int_arrays(struct tep_event *ev, const uint8_t *data,
+		      uint32_t size, struct tepfmt_span *out, int cap);
 /* Does ev print with such counts (tepfmt_bound_counts has work)? */
 int tepfmt_has_counts(struct tep_event *ev);
 
