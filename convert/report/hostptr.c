@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * hostptr.c - char pointer fields as libtraceevent reads them.
+ * hostptr.c - values libtraceevent reads in the host's byte order.
  *
- * A field that is a pointer to char, printed with %s (rcu_utilization's
- * s, amdgpu's ring_name), holds a kernel address: libtraceevent looks it
- * up among the printk strings, or prints it in hex.  It reads that
- * address in the host's byte order, not the file's as it does every
- * number, so a big-endian host misreads a little-endian file's and the
- * other way round.  Where the orders differ, the text is printed from a
- * copy of the record with those fields in the host's order: those the
- * print fmt prints with %s only (as a number, %p or %lx, it is read
- * right).  __print_array's elements are read the same way: they are
- * turned too.  -R prints them as numbers: it gets the record as is.
+ * libtraceevent reads every field through the file's byte order but
+ * two: a pointer to char printed with %s (rcu_utilization's s, amdgpu's
+ * ring_name: looked up among the printk strings, or printed in hex) and
+ * __print_array's elements.  Those it reads in the host's order, so
+ * trace-cmd's text for them depends on the host.  The reference is
+ * trace-cmd on a little-endian host (x86_64), which reads them as
+ * little endian whatever the file's order: on a big-endian host the
+ * text is printed from a copy of the record with those bytes turned so
+ * that the host reads what a little-endian one would.  Only fields the
+ * print fmt takes with %s alone are turned (%p and %lx read right), not
+ * ftrace's own events (bprint's fmt is a number).  -R's text gets the
+ * record as it is (which of its fields it reads so is not known yet).
  */
 #include <ctype.h>
 #include <string.h>
@@ -19,11 +21,21 @@
 #include "convert/tepfmt/tepfmt.h"
 #include "libfmt/tracedat.h"
 
-static int is_char_pointer(const struct tep_format_field *f, int long_size)
+static int printed_as_string(const struct tep_event *ev, const char *name);
+
+static int is_pointer(const struct tep_format_field *f, int long_size)
 {
 	return (f->flags & TEP_FIELD_IS_POINTER) &&
-	       !(f->flags & TEP_FIELD_IS_ARRAY) && f->size == long_size &&
-	       f->type && strstr(f->type, "char");
+	       !(f->flags & TEP_FIELD_IS_ARRAY) && f->size == long_size;
+}
+
+/* A field libtraceevent reads in the host's order: a char pointer the
+ * print fmt takes with %s alone. */
+static int read_as_host(const struct tep_event *ev,
+			const struct tep_format_field *f, int long_size)
+{
+	return is_pointer(f, long_size) && f->type &&
+	       strstr(f->type, "char") && printed_as_string(ev, f->name);
 }
 
 #define MAX_CONV 64
@@ -79,15 +91,16 @@ static int printed_as_string(const struct tep_event *ev, const char *name)
 
 #define MAX_ARRAYS 8
 
-/* The number at p from the file's order to the host's. */
-static void to_host(uint8_t *p, int size, int file_big, int host_big)
+/* The number at p, read as little endian, stored in the host's order
+ * (big endian: only then is anything turned). */
+static void to_host(uint8_t *p, int size)
 {
 	if (size == 8)
-		tdat_store64(host_big, p, tdat_load64(file_big, p));
+		tdat_store64(1, p, tdat_load64(0, p));
 	else if (size == 4)
-		tdat_store32(host_big, p, tdat_load32(file_big, p));
+		tdat_store32(1, p, tdat_load32(0, p));
 	else
-		tdat_store16(host_big, p, tdat_load16(file_big, p));
+		tdat_store16(1, p, tdat_load16(0, p));
 }
 
 /* A copy of e's record in buf, tmp its record: 0, or -1. */
@@ -105,7 +118,7 @@ static int copy_of(const struct event_view *e, struct tep_record *tmp,
 /* __print_array's elements in the host's order, in the copy. */
 static int arrays_to_host(const struct event_view *e, struct tep_event *ev,
 			  struct tep_record *tmp, struct tdat_bytes *buf,
-			  int *copied, int file_big, int host_big)
+			  int *copied)
 {
 	struct tepfmt_span sp[MAX_ARRAYS];
 	uint32_t k, off;
@@ -119,38 +132,36 @@ static int arrays_to_host(const struct event_view *e, struct tep_event *ev,
 		*copied = 1;
 		for (k = 0; k < sp[i].bytes; k += sp[i].elem) {
 			off = sp[i].start + k;
-			to_host(buf->data + off, (int)sp[i].elem, file_big,
-				host_big);
+			to_host(buf->data + off, (int)sp[i].elem);
 		}
 	}
 	return 0;
 }
 
 const struct tep_record *host_pointers(const struct event_view *e,
-				       struct tep_event *ev,
+				       struct tep_event *ev, int raw,
 				       struct tep_record *tmp,
 				       struct tdat_bytes *buf)
 {
-	int file_big = tep_is_file_bigendian(e->tep) == TEP_BIG_ENDIAN;
-	int host_big = tdat_host_big_endian();
 	int long_size = tep_get_long_size(e->tep), copied = 0;
 	const struct tep_format_field *f;
 
 	/* ftrace's own events (bprint's fmt) are read as numbers */
-	if (file_big == host_big || (long_size != 4 && long_size != 8) ||
+	if (raw || !tdat_host_big_endian() ||
+	    (long_size != 4 && long_size != 8) ||
 	    (ev->system && !strcmp(ev->system, "ftrace")))
 		return e->rec;
 	for (f = ev->format.fields; f; f = f->next) {
-		if (!is_char_pointer(f, long_size) || f->offset < 0 ||
+		if (f->offset < 0 ||
 		    (uint32_t)f->offset + (uint32_t)f->size > e->readable ||
-		    !printed_as_string(ev, f->name))
+		    !read_as_host(ev, f, long_size))
 			continue;
 		if (!copied && copy_of(e, tmp, buf))
 			return NULL;
 		copied = 1;
-		to_host(buf->data + f->offset, f->size, file_big, host_big);
+		to_host(buf->data + f->offset, f->size);
 	}
-	if (arrays_to_host(e, ev, tmp, buf, &copied, file_big, host_big))
+	if (arrays_to_host(e, ev, tmp, buf, &copied))
 		return NULL;
 	return copied ? tmp : e->rec;
 }

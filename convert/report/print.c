@@ -206,8 +206,7 @@ static void put_info(struct printer *p, const struct event_view *e,
 	trace_seq_reset(seq);
 	if (!p->opts.raw)	/* this handle's helper counts, for rec */
 		tepfmt_bound_counts(e->tep, e->rec, (uint32_t)e->rec->size);
-	if (!p->opts.raw)
-		rec = host_pointers(e, ev, &tmp, &p->swapped);
+	rec = host_pointers(e, ev, p->opts.raw, &tmp, &p->swapped);
 	tep_print_event(e->tep, seq, (struct tep_record *)(rec ? rec : e->rec),
 			"%s", p->opts.raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	trace_seq_terminate(seq);

@@ -72,11 +72,12 @@ struct printer {
 	struct tdat_bytes swapped;	/* hostptr.c's copy of a record */
 };
 
-/* hostptr.c: e's record for libtraceevent's text, or a copy in buf (tmp
- * its record) with ev's char pointer fields in the host's byte order
- * when the file's differs; NULL when out of memory. */
+/* hostptr.c: e's record for libtraceevent's text, or on a big-endian
+ * host a copy in buf (tmp its record) with the values libtraceevent
+ * reads in the host's order turned, so that it prints what it prints on
+ * a little-endian host; NULL when out of memory. */
 const struct tep_record *host_pointers(const struct event_view *e,
-				       struct tep_event *ev,
+				       struct tep_event *ev, int raw,
 				       struct tep_record *tmp,
 				       struct tdat_bytes *buf);
 

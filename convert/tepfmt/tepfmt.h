@@ -70,7 +70,8 @@ void tepfmt_bound_counts(struct tep_handle *tep, struct tep_record *rec,
 /* The arrays ev's __print_array calls print from the record at data
  * (size bytes), those with a constant element size of 2, 4 or 8: up to
  * cap spans inside the record, in out; how many.  libtraceevent reads
- * their elements in the host's byte order (report's hostptr.c). */
+ * their elements in the host's byte order (report's hostptr.c turns
+ * them on a big-endian host). */
 struct tepfmt_span {
 	uint32_t start, bytes, elem;
 };
