@@ -12,8 +12,8 @@
  * text is printed from a copy of the record with those bytes turned so
  * that the host reads what a little-endian one would.  Only fields the
  * print fmt takes with %s alone are turned (%p and %lx read right), not
- * ftrace's own events (bprint's fmt is a number).  -R's text gets the
- * record as it is (which of its fields it reads so is not known yet).
+ * ftrace's own events (bprint's fmt is a number).  -R's text reads such
+ * a field the same way (a printk string, else hex), the arrays not.
  */
 #include <ctype.h>
 #include <string.h>
@@ -147,8 +147,7 @@ const struct tep_record *host_pointers(const struct event_view *e,
 	const struct tep_format_field *f;
 
 	/* ftrace's own events (bprint's fmt) are read as numbers */
-	if (raw || !tdat_host_big_endian() ||
-	    (long_size != 4 && long_size != 8) ||
+	if (!tdat_host_big_endian() || (long_size != 4 && long_size != 8) ||
 	    (ev->system && !strcmp(ev->system, "ftrace")))
 		return e->rec;
 	for (f = ev->format.fields; f; f = f->next) {
@@ -161,7 +160,7 @@ const struct tep_record *host_pointers(const struct event_view *e,
 		copied = 1;
 		to_host(buf->data + f->offset, f->size);
 	}
-	if (arrays_to_host(e, ev, tmp, buf, &copied))
+	if (!raw && arrays_to_host(e, ev, tmp, buf, &copied))
 		return NULL;
 	return copied ? tmp : e->rec;
 }
