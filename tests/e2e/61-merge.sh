@@ -256,13 +256,17 @@ streams "$v6" >s.v6
 assert_same s.v6 s.on
 
 # (Pieces one after another under ulimit -n 9: 64-merge-copy.)
-step "12 pieces read all at once under ulimit -n 9: one line, nothing written"
-rm -f pc.*
-"$TOOLS/mkpieces" -i 12 "$FIX/v7-zstd-sched-irq-tc34.dat" pc >/dev/null
-(ulimit -n 9 && expect_exit 1 $TDAT merge -q -o many.dat pc.*)
-assert_lines 1 "$ERR"
-assert_grep '^tdat merge: pc\.[0-9]+: .*[Tt]oo many open files' "$ERR"
-assert_file_absent many.dat
+# (Not under emulation, tests/cross/run: qemu-user needs descriptors of
+# its own below that limit.)
+if [ -z "${TDAT_CROSS:-}" ]; then
+	step "12 pieces read all at once under ulimit -n 9: one line, nothing written"
+	rm -f pc.*
+	"$TOOLS/mkpieces" -i 12 "$FIX/v7-zstd-sched-irq-tc34.dat" pc >/dev/null
+	(ulimit -n 9 && expect_exit 1 $TDAT merge -q -o many.dat pc.*)
+	assert_lines 1 "$ERR"
+	assert_grep '^tdat merge: pc\.[0-9]+: .*[Tt]oo many open files' "$ERR"
+	assert_file_absent many.dat
+fi
 
 step "no temporary files are left behind"
 left=$(ls -A | grep -E '\.tmp|^\.' | grep -v -E '^\.(out|err|log|rss)$' || true)

@@ -148,17 +148,21 @@ streams "$zs" >s.orig
 streams l9.dat >s.merged
 assert_same s.orig s.merged
 
-step "descriptors stay bounded on the fast path: 12 pieces, ulimit -n 9"
-rm -f pc.*
-many=$FIX/v7-zstd-sched-irq-tc34.dat
-"$TOOLS/mkpieces" -p 4 "$many" pc >/dev/null
-[ "$(ls pc.* | wc -l)" -ge 10 ] || fail "expected 10 pieces or more"
-(ulimit -n 9 && $TDAT merge -q -v -o many.dat pc.*) 2>"$ERR" ||
-	fail "merge of many pieces under ulimit -n 9: $(cat "$ERR")"
-[ "$(stat streams)" -ge 1 ] || fail "no stream was copied whole"
-streams "$many" >s.orig
-streams many.dat >s.merged
-assert_same s.orig s.merged
+# (Not under emulation, tests/cross/run: qemu-user needs descriptors of
+# its own below that limit.)
+if [ -z "${TDAT_CROSS:-}" ]; then
+	step "descriptors stay bounded on the fast path: 12 pieces, ulimit -n 9"
+	rm -f pc.*
+	many=$FIX/v7-zstd-sched-irq-tc34.dat
+	"$TOOLS/mkpieces" -p 4 "$many" pc >/dev/null
+	[ "$(ls pc.* | wc -l)" -ge 10 ] || fail "expected 10 pieces or more"
+	(ulimit -n 9 && $TDAT merge -q -v -o many.dat pc.*) 2>"$ERR" ||
+		fail "merge of many pieces under ulimit -n 9: $(cat "$ERR")"
+	[ "$(stat streams)" -ge 1 ] || fail "no stream was copied whole"
+	streams "$many" >s.orig
+	streams many.dat >s.merged
+	assert_same s.orig s.merged
+fi
 
 step "inputs are never modified"
 assert_eq "$sums" "$(sha256sum "$FIX"/*.dat)" "fixture checksums"

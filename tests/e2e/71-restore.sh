@@ -68,7 +68,11 @@ events_only() {
 	sed -n 's/^.* \(\[[0-9][0-9][0-9]\] \)/\1/p' "$1"
 }
 events_only "$FIX/crashed/restored.dat.report.txt" >want-events.txt
-if "$TDAT" restore -c -o live-head.dat 2>live.err; then
+# Under emulation (tests/cross/run) the live tracefs is another
+# architecture's kernel's: restore -c describes a machine that is not.
+if [ -n "${TDAT_CROSS:-}" ]; then
+	echo "(under emulation: restore -c not checked)"
+elif "$TDAT" restore -c -o live-head.dat 2>live.err; then
 	trace-cmd report -i live-head.dat >live-head.txt
 	assert_grep '^cpus=[0-9]+$' live-head.txt
 	expect_exit 0 "$TDAT" restore -i live-head.dat -o live.dat \
