@@ -207,8 +207,15 @@ static void put_info(struct printer *p, const struct event_view *e,
 	if (!p->opts.raw)	/* this handle's helper counts, for rec */
 		tepfmt_bound_counts(e->tep, e->rec, (uint32_t)e->rec->size);
 	rec = host_pointers(e, ev, p->opts.raw, &tmp, &p->swapped);
-	tep_print_event(e->tep, seq, (struct tep_record *)(rec ? rec : e->rec),
-			"%s", p->opts.raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	if (!rec)
+		rec = e->rec;
+	if (fieldlist_wanted(ev, p->opts.raw))
+		fieldlist_print(seq, ev, (struct tep_record *)rec,
+				p->opts.raw, e->readable);
+	else
+		tep_print_event(e->tep, seq, (struct tep_record *)rec, "%s",
+				p->opts.raw ? TEP_PRINT_INFO_RAW :
+					      TEP_PRINT_INFO);
 	trace_seq_terminate(seq);
 	/* One trailing newline is dropped; the line gets its own. */
 	if (seq->len && seq->buffer[seq->len - 1] == '\n')

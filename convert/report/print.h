@@ -81,6 +81,23 @@ const struct tep_record *host_pointers(const struct event_view *e,
 				       struct tep_record *tmp,
 				       struct tdat_bytes *buf);
 
+/* hostptr.c: rec for libtraceevent's filters, or on a big-endian host a
+ * copy in buf (tmp its record) with each __data_loc string's offset and
+ * length turned as for host_pointers (readable: the bytes at rec->data
+ * that may be read); NULL when out of memory. */
+const struct tep_record *host_dataloc(struct tep_handle *tep,
+				      struct tep_record *rec,
+				      uint32_t readable, struct tep_record *tmp,
+				      struct tdat_bytes *buf);
+
+/* fieldlist.c: is ev's text (-R with raw, or [FAILED TO PARSE]) its
+ * field list, with a signed char in it?  Then fieldlist_print() prints
+ * it (readable: the bytes at rec->data that may be read), the same on
+ * every host. */
+int fieldlist_wanted(const struct tep_event *ev, int raw);
+void fieldlist_print(struct trace_seq *s, struct tep_event *ev,
+		     struct tep_record *rec, int raw, uint32_t readable);
+
 /* bodycache.c: recent event texts by payload, for events whose text
  * depends on nothing else (print.c says which). */
 struct body_cache;
