@@ -422,13 +422,65 @@ static uint64_t array_bytes(struct tep_event *ev, const struct tep_print_arg *a,
 	return tep_read_number(ev->tep, data + f->offset, f->size) >> 16;
 }
 
-/* int_arrays()'s walk: each __print_array's span inside the record. */
+/* The value of a, when it is a number, a field or + - * / of such
+ * (read as libtraceevent reads them: fields unsigned, 64-bit
+ * arithmetic); 0 when it is something else. */
+static int eval_count(struct tep_event *ev, const struct tep_print_arg *a,
+		      const uint8_t *data, uint32_t size, int depth,
+		      uint64_t *v)
+{
+	const struct tep_format_field *f;
+	uint64_t l, r;
+
+	if (!a || depth > 8)
+		return 0;
+	if (a->type == TEP_PRINT_ATOM && a->atom.atom) {
+		*v = strtoull(a->atom.atom, NULL, 0);
+		return 1;
+	}
+	if (a->type == TEP_PRINT_FIELD) {
+		f = a->field.field ? a->field.field :
+		    tep_find_any_field(ev, a->field.name);
+		if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
+		    (uint64_t)f->offset + (uint64_t)f->size > size)
+			return 0;
+		*v = tep_read_number(ev->tep, data + f->offset, f->size);
+		return 1;
+	}
+	if (a->type != TEP_PRINT_OP || !a->op.op || a->op.op[1] ||
+	    !eval_count(ev, a->op.left, data, size, depth + 1, &l) ||
+	    !eval_count(ev, a->op.right, data, size, depth + 1, &r))
+		return 0;
+	switch (a->op.op[0]) {
+	case '+': *v = l + r; return 1;
+	case '-': *v = l - r; return 1;
+	case '*': *v = l * r; return 1;
+	case '/': *v = r ? l / r : 0; return r != 0;
+	}
+	return 0;
+}
+
+/* The count bound() wrapped ("C" in count's tree), evaluated. */
+static int count_value(struct tep_event *ev, const struct tep_print_arg *count,
+		       const uint8_t *data, uint32_t size, uint64_t *v)
+{
+	const struct tep_print_arg *c = count;
+
+	if (c && c->type == TEP_PRINT_OP && c->op.op && !strcmp(c->op.op, "?") &&
+	    c->op.left && c->op.left->type == TEP_PRINT_OP)
+		c = c->op.left->op.left;
+	return eval_count(ev, c, data, size, 0, v);
+}
+
+/* int_arrays()'s walk: each __print_array's span inside the record: the
+ * elements libtraceevent reads, the field's bytes or, when the count
+ * is a field or a number and says more, as many as the record holds. */
 static void span_walk(struct tep_event *ev, struct tep_print_arg *a,
 		      const uint8_t *data, uint32_t size, int depth,
 		      struct tepfmt_span *out, int cap, int *n)
 {
 	struct tep_print_arg **kids[MAX_KIDS], **field, **count, *es;
-	uint64_t start, bytes, e;
+	uint64_t start, bytes, e, c;
 	int nk, k;
 
 	if (!a || depth > MAX_DEPTH)
@@ -444,6 +496,8 @@ static void span_walk(struct tep_event *ev, struct tep_print_arg *a,
 	    start >= size)
 		return;
 	bytes = array_bytes(ev, *field, data, size);
+	if (count_value(ev, *count, data, size, &c) && c > bytes / e)
+		bytes = c <= (size - start) / e ? c * e : size - start;
 	if (bytes > size - start)
 		bytes = size - start;
 	out[*n].start = (uint32_t)start;
