@@ -14,6 +14,8 @@
  * print fmt takes with %s alone are turned (%p and %lx read right), not
  * ftrace's own events (bprint's fmt is a number).  -R's text reads such
  * a field the same way (a printk string, else hex), the arrays not.
+ * -F's filters read a __data_loc string's offset and length in the
+ * host's order too (host_dataloc).
  */
 #include <ctype.h>
 #include <string.h>
@@ -163,4 +165,33 @@ const struct tep_record *host_pointers(const struct event_view *e,
 	if (!raw && arrays_to_host(e, ev, tmp, buf, &copied))
 		return NULL;
 	return copied ? tmp : e->rec;
+}
+
+const struct tep_record *host_dataloc(struct tep_handle *tep,
+				      struct tep_record *rec,
+				      uint32_t readable, struct tep_record *tmp,
+				      struct tdat_bytes *buf)
+{
+	const struct tep_format_field *f;
+	struct tep_event *ev;
+	int copied = 0;
+
+	if (!tdat_host_big_endian() || !(ev = tep_find_event_by_record(tep, rec)))
+		return rec;
+	for (f = ev->format.fields; f; f = f->next) {
+		if (!(f->flags & TEP_FIELD_IS_DYNAMIC) ||
+		    !(f->flags & TEP_FIELD_IS_STRING) || f->offset < 0 ||
+		    (uint32_t)f->offset + 4 > readable)
+			continue;
+		if (!copied) {
+			tdat_bytes_reset(buf);
+			if (tdat_bytes_add(buf, rec->data, readable))
+				return NULL;
+			*tmp = *rec;
+			tmp->data = buf->data;
+			copied = 1;
+		}
+		to_host(buf->data + f->offset, 4);
+	}
+	return copied ? tmp : rec;
 }

@@ -217,6 +217,7 @@ void inputs_free(struct input *in, int n)
 		free(in[i].labels);
 		free(in[i].cpus_label);
 		event_filter_free(&in[i].filter);
+		tdat_bytes_free(&in[i].filter_copy);
 		recview_ids_free(in[i].ids);
 		if (in[i].plugins)
 			tep_unload_plugins(in[i].plugins, in[i].tep);

@@ -20,6 +20,8 @@ struct input {
 	struct tepfmt_trial trial;	/* for every handle of f (tepfmt.h) */
 	struct recview_ids *ids;	/* what libtraceevent reads of each id */
 	struct event_filter filter;
+	struct tdat_bytes filter_copy;	/* a record as -F reads it on a
+					 * big-endian host (hostptr.c) */
 	int filtering;		/* filter has anything to check */
 	int time_is_ns;		/* show sec.usec, not raw clock counts */
 	int has_clock;		/* a TRACECLOCK option names the clock */

@@ -128,9 +128,16 @@ static uint32_t fill_record(struct tep_record *rec, struct stream_cpu *c,
 			    page_end, &c->pad);
 }
 
-static int keep(struct input *i, struct tep_record *rec)
+static int keep(struct input *i, struct tep_record *rec, uint32_t readable)
 {
-	return !i->filtering || event_filter_keep(&i->filter, i->tep, rec);
+	const struct tep_record *r;
+	struct tep_record tmp;
+
+	if (!i->filtering)
+		return 1;
+	r = host_dataloc(i->tep, rec, readable, &tmp, &i->filter_copy);
+	return event_filter_keep(&i->filter, i->tep,
+				 (struct tep_record *)(r ? r : rec));
 }
 
 static void set_task(struct event_view *v, struct tep_handle *tep)
@@ -158,7 +165,7 @@ static struct stream_cpu *next_kept(struct stream *s, struct input *in,
 			v->readable = 0;
 			return NULL;
 		}
-		if (!c->hidden && keep(i, rec)) {
+		if (!c->hidden && keep(i, rec, readable)) {
 			fill_view(v, rec, i, c->buf);
 			v->readable = readable;
 			set_task(v, i->tep);
