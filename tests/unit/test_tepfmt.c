@@ -399,6 +399,50 @@ static void test_counts_bounded(void)
 	CU_ASSERT_STRING_EQUAL(text, "5 6");
 }
 
+/* The bytes of helpers[]'s record that __print_array reads under arg
+ * with count n (one span expected), as tepfmt_int_arrays() finds. */
+static uint32_t span_bytes(const char *arg, int32_t n, uint32_t *start)
+{
+	const char *why;
+	struct tep_handle *tep = helpers_tep(arg, 0, 8, &why);
+	struct tep_event *ev = tep_find_event(tep, 30);
+	struct tepfmt_span sp[2];
+	uint8_t d[48];
+	size_t size = helpers_record(d, n, 0, 0);
+	int got;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+	tepfmt_bound_counts(tep, &(struct tep_record){ .data = d,
+			    .size = (int)size }, (uint32_t)size);
+	got = tepfmt_int_arrays(ev, d, (uint32_t)size, sp, 2);
+	tep_free(tep);
+	CU_ASSERT_EQUAL_FATAL(got, 1);
+	*start = sp[0].start;
+	return sp[0].bytes;
+}
+
+/*
+ * The span a big-endian host turns (report's hostptr.c) is what
+ * libtraceevent reads: the field's bytes, or more when a count that is
+ * a field or arithmetic on one says so (a forged record), up to the
+ * record's end.  cross 46-report-counts on s390x printed the elements
+ * past the field untouched before.
+ */
+static void test_int_array_spans(void)
+{
+	static const char a[] = "__print_array(REC->vals, REC->n, 4)";
+	static const char twice[] = "__print_array(REC->vals, REC->n * 2, 4)";
+	uint32_t start;
+
+	CU_ASSERT_EQUAL(span_bytes(a, 2, &start), 16);
+	CU_ASSERT_EQUAL(start, 16);
+	CU_ASSERT_EQUAL(span_bytes(a, 6, &start), 24);
+	CU_ASSERT_EQUAL(span_bytes(a, 0x7fffffff, &start), 32);
+	CU_ASSERT_EQUAL(span_bytes(a, -1, &start), 32);
+	CU_ASSERT_EQUAL(span_bytes(twice, 3, &start), 24);
+	CU_ASSERT_EQUAL(span_bytes(twice, -3, &start), 32);
+}
+
 /*
  * What cannot be bounded is not handed over: the event prints as
  * [FAILED TO PARSE] with its fields.  An array argument that is not a
@@ -545,6 +589,8 @@ void suite_tepfmt(void)
 		    test_dynamic_widths);
 	CU_add_test(s, "a refused format prints [FAILED TO PARSE] and fields",
 		    test_refused_prints);
+	CU_add_test(s, "__print_array spans follow their counts",
+		    test_int_array_spans);
 	CU_add_test(s, "helper counts are bounded by the record",
 		    test_counts_bounded);
 	CU_add_test(s, "helpers that cannot be bounded are not handed over",
