@@ -114,13 +114,27 @@ CROSS_TRIPLE_armhf := arm-linux-gnueabihf
 ARCH ?=
 XT = $(CROSS_TRIPLE_$(ARCH))
 XSR = $(CURDIR)/build-$(ARCH)/sysroot/root
-cross:
+# A make of this Makefile with the cross compiler and the sysroot's
+# pkg-config files.
+XCC = $(XT)-gcc --sysroot=$(XSR)
+XMAKE = PKG_CONFIG_LIBDIR=$(XSR)/usr/lib/$(XT)/pkgconfig:$(XSR)/usr/share/pkgconfig \
+	PKG_CONFIG_SYSROOT_DIR=$(XSR) $(MAKE)
+cross-sysroot:
 	@[ -n "$(XT)" ] || { echo "make cross: ARCH=s390x, arm64 or armhf" >&2; exit 2; }
 	scripts/install-deps --cross
 	scripts/cross-sysroot $(ARCH) build-$(ARCH)/sysroot
-	PKG_CONFIG_LIBDIR=$(XSR)/usr/lib/$(XT)/pkgconfig:$(XSR)/usr/share/pkgconfig \
-	PKG_CONFIG_SYSROOT_DIR=$(XSR) $(MAKE) B=build-$(ARCH) \
-	  CC="$(XT)-gcc --sysroot=$(XSR)" all build-$(ARCH)/unit-tests
+cross: cross-sysroot
+	$(XMAKE) CC="$(XCC)" B=build-$(ARCH) all build-$(ARCH)/unit-tests
+
+# make cross-static ARCH=s390x|arm64: STATIC_B/tdat alone (default
+# build-ARCH-static/), statically linked against the sysroot's .a files
+# (the VM's recorder).  -B: the sysroot's own crt1.o, not the cross
+# compiler's (libc6-dev-ARCH-cross, an older glibc): that one with the
+# sysroot's libc.a crashes at start-up (in _dl_relocate_static_pie).
+STATIC_B ?= build-$(ARCH)-static
+cross-static: cross-sysroot
+	$(XMAKE) CC="$(XCC) -B$(XSR)/usr/lib/$(XT)" B=$(STATIC_B) \
+	  LDFLAGS=-static $(STATIC_B)/tdat
 
 check-cross: deps
 	$(MAKE) all $(TOOLS)
@@ -212,9 +226,10 @@ uninstall:
 	fi
 
 clean:
-	rm -rf build build-asan build-fuzz build-cov build-static build-vm
+	rm -rf build build-asan build-fuzz build-cov build-static build-vm \
+	  build-vm-s390x build-vm-arm64 build-s390x-static build-arm64-static
 
-.PHONY: all deps check check-asan check-vm cross check-cross fuzz fuzz-build fuzz-short fuzz-coverage demo install uninstall clean
+.PHONY: all deps check check-asan check-vm cross cross-sysroot cross-static check-cross fuzz fuzz-build fuzz-short fuzz-coverage demo install uninstall clean
 
 -include $(FMT_OBJ:.o=.d) $(ENG_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
          $(TOOL_SRC:tests/tools/%.c=$(B)/obj/tests/tools/%.d) \
