@@ -3,7 +3,8 @@
 #   make            build/tdat, the applet symlinks beside it, build/libfmt.a
 #   make check      install missing packages, build, run every test
 #   make check-asan the tests again under AddressSanitizer + UBSan
-#   make check-vm   recordings in a VM booting Debian's kernel (tests/vm/)
+#   make check-vm   recordings in a VM booting Debian's kernel (tests/vm/);
+#                   VM_ARCH=s390x|arm64: that architecture's, emulated
 #   make fuzz       libFuzzer targets: reader, pages, formats, report, split,
 #                   merge, restore (clang); make fuzz-short runs each 20 s
 #   make demo       convert a bundled v6 recording to v7 zstd and compare
@@ -92,12 +93,20 @@ check-asan: deps
 
 # The VM test bed: a statically linked tdat goes into the VM's initramfs;
 # tests/vm/run exits 77 (a skip, not a failure) when qemu or the kernel
-# cannot be had.
-VM_B ?= build-static
+# cannot be had.  make check-vm VM_ARCH=s390x|arm64 boots Debian's kernel
+# of that architecture under software emulation, with a static cross
+# build of tdat (make cross-static) recording there; the host's tdat
+# reports what it recorded.
+VM_ARCH ?= x86_64
+VM_B ?= $(if $(filter x86_64,$(VM_ARCH)),build-static,build-$(VM_ARCH)-static)
 check-vm: deps all
-	scripts/install-vm-deps || echo "check-vm: cannot install the VM's packages"
+	scripts/install-vm-deps $(VM_ARCH) || echo "check-vm: cannot install the VM's packages"
+ifeq ($(VM_ARCH),x86_64)
 	$(MAKE) B=$(VM_B) LDFLAGS=-static $(VM_B)/tdat
-	tests/vm/run $(B) $(VM_B) || [ $$? = 77 ]
+else
+	$(MAKE) cross-static ARCH=$(VM_ARCH) STATIC_B=$(VM_B)
+endif
+	VM_ARCH=$(VM_ARCH) tests/vm/run $(B) $(VM_B) || [ $$? = 77 ]
 
 # ---- other hosts: big-endian, 64-bit, 32-bit ----
 # make cross ARCH=s390x|arm64|armhf builds tdat and the unit tests for
