@@ -38,9 +38,9 @@ qemu_run() {
 choose_accel() {
 	local disk=$2/probe.img
 
-	case ${VM_ACCEL:-} in kvm | tcg) echo "$VM_ACCEL"; return ;; esac
 	# Another architecture's machine: software emulation only.
 	[ "${VM_ARCH:-x86_64}" = x86_64 ] || { echo tcg; return; }
+	case ${VM_ACCEL:-} in kvm | tcg) echo "$VM_ACCEL"; return ;; esac
 	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ] ||
 		! grep -q -E -w 'vmx|svm' /proc/cpuinfo; then
 		echo tcg
