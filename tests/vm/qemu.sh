@@ -5,20 +5,20 @@
 # initramfs VM_DIR/initramfs.gz, console to VM_DIR/console.log.  The
 # machine is VM_ARCH's: x86_64 (when unset), s390x or arm64.
 qemu_run() {
-	local accel=$1 qemu console disk
+	local accel=$1 qemu console drive
 
 	case ${VM_ARCH:-x86_64} in
 	x86_64) qemu=(qemu-system-x86_64) console=ttyS0
-		disk=(-drive "file=$4,format=raw,if=virtio") ;;
+		drive=(-drive "file=$4,format=raw,if=virtio") ;;
 	# The serial port is the SCLP console; virtio sits on the channel
 	# subsystem.
 	s390x) qemu=(qemu-system-s390x -M s390-ccw-virtio -cpu max)
 		console=ttysclp0
-		disk=(-drive "file=$4,format=raw,if=none,id=out"
+		drive=(-drive "file=$4,format=raw,if=none,id=out"
 			-device virtio-blk-ccw,drive=out) ;;
 	arm64) qemu=(qemu-system-aarch64 -M virt -cpu cortex-a57)
 		console=ttyAMA0
-		disk=(-drive "file=$4,format=raw,if=none,id=out"
+		drive=(-drive "file=$4,format=raw,if=none,id=out"
 			-device virtio-blk-device,drive=out) ;;
 	esac
 	# Multi-threaded TCG locked a CPU up for good in function_graph's
@@ -29,7 +29,7 @@ qemu_run() {
 		-kernel "$2/vmlinuz" -initrd "$3/initramfs.gz" \
 		-append "console=$console panic=-1 quiet $6" \
 		-serial "file:$3/console.log" \
-		"${disk[@]}" </dev/null
+		"${drive[@]}" </dev/null
 }
 
 # choose_accel KERNEL_DIR VM_DIR: kvm when /dev/kvm is usable, else tcg
