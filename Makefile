@@ -3,7 +3,8 @@
 #   make            build/tdat, the applet symlinks beside it, build/libfmt.a
 #   make check      install missing packages, build, run every test
 #   make check-asan the tests again under AddressSanitizer + UBSan
-#   make check-vm   recordings in a VM booting Debian's kernel (tests/vm/)
+#   make check-vm   recordings in a VM booting Debian's kernel (tests/vm/);
+#                   VM_ARCH=s390x|arm64: that architecture's, emulated
 #   make fuzz       libFuzzer targets: reader, pages, formats, report, split,
 #                   merge, restore (clang); make fuzz-short runs each 20 s
 #   make demo       convert a bundled v6 recording to v7 zstd and compare
@@ -92,12 +93,20 @@ check-asan: deps
 
 # The VM test bed: a statically linked tdat goes into the VM's initramfs;
 # tests/vm/run exits 77 (a skip, not a failure) when qemu or the kernel
-# cannot be had.
-VM_B ?= build-static
+# cannot be had.  make check-vm VM_ARCH=s390x|arm64 boots Debian's kernel
+# of that architecture under software emulation, with a static cross
+# build of tdat (make cross-static) recording there; the host's tdat
+# reports what it recorded.
+VM_ARCH ?= x86_64
+VM_B ?= $(if $(filter x86_64,$(VM_ARCH)),build-static,build-$(VM_ARCH)-static)
 check-vm: deps all
-	scripts/install-vm-deps || echo "check-vm: cannot install the VM's packages"
+	scripts/install-vm-deps $(VM_ARCH) || echo "check-vm: cannot install the VM's packages"
+ifeq ($(VM_ARCH),x86_64)
 	$(MAKE) B=$(VM_B) LDFLAGS=-static $(VM_B)/tdat
-	tests/vm/run $(B) $(VM_B) || [ $$? = 77 ]
+else
+	$(MAKE) cross-static ARCH=$(VM_ARCH) STATIC_B=$(VM_B)
+endif
+	VM_ARCH=$(VM_ARCH) tests/vm/run $(B) $(VM_B) || [ $$? = 77 ]
 
 # ---- other hosts: big-endian, 64-bit, 32-bit ----
 # make cross ARCH=s390x|arm64|armhf builds tdat and the unit tests for
@@ -114,13 +123,27 @@ CROSS_TRIPLE_armhf := arm-linux-gnueabihf
 ARCH ?=
 XT = $(CROSS_TRIPLE_$(ARCH))
 XSR = $(CURDIR)/build-$(ARCH)/sysroot/root
-cross:
+# A make of this Makefile with the cross compiler and the sysroot's
+# pkg-config files.
+XCC = $(XT)-gcc --sysroot=$(XSR)
+XMAKE = PKG_CONFIG_LIBDIR=$(XSR)/usr/lib/$(XT)/pkgconfig:$(XSR)/usr/share/pkgconfig \
+	PKG_CONFIG_SYSROOT_DIR=$(XSR) $(MAKE)
+cross-sysroot:
 	@[ -n "$(XT)" ] || { echo "make cross: ARCH=s390x, arm64 or armhf" >&2; exit 2; }
 	scripts/install-deps --cross
 	scripts/cross-sysroot $(ARCH) build-$(ARCH)/sysroot
-	PKG_CONFIG_LIBDIR=$(XSR)/usr/lib/$(XT)/pkgconfig:$(XSR)/usr/share/pkgconfig \
-	PKG_CONFIG_SYSROOT_DIR=$(XSR) $(MAKE) B=build-$(ARCH) \
-	  CC="$(XT)-gcc --sysroot=$(XSR)" all build-$(ARCH)/unit-tests
+cross: cross-sysroot
+	$(XMAKE) CC="$(XCC)" B=build-$(ARCH) all build-$(ARCH)/unit-tests
+
+# make cross-static ARCH=s390x|arm64: STATIC_B/tdat alone (default
+# build-ARCH-static/), statically linked against the sysroot's .a files
+# (the VM's recorder).  -B: the sysroot's own crt1.o, not the cross
+# compiler's (libc6-dev-ARCH-cross, an older glibc): that one with the
+# sysroot's libc.a crashes at start-up (in _dl_relocate_static_pie).
+STATIC_B ?= build-$(ARCH)-static
+cross-static: cross-sysroot
+	$(XMAKE) CC="$(XCC) -B$(XSR)/usr/lib/$(XT)" B=$(STATIC_B) \
+	  LDFLAGS=-static $(STATIC_B)/tdat
 
 check-cross: deps
 	$(MAKE) all $(TOOLS)
@@ -212,9 +235,10 @@ uninstall:
 	fi
 
 clean:
-	rm -rf build build-asan build-fuzz build-cov build-static build-vm
+	rm -rf build build-asan build-fuzz build-cov build-static build-vm \
+	  build-vm-s390x build-vm-arm64 build-s390x-static build-arm64-static
 
-.PHONY: all deps check check-asan check-vm cross check-cross fuzz fuzz-build fuzz-short fuzz-coverage demo install uninstall clean
+.PHONY: all deps check check-asan check-vm cross cross-sysroot cross-static check-cross fuzz fuzz-build fuzz-short fuzz-coverage demo install uninstall clean
 
 -include $(FMT_OBJ:.o=.d) $(ENG_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
          $(TOOL_SRC:tests/tools/%.c=$(B)/obj/tests/tools/%.d) \

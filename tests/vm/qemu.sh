@@ -2,19 +2,34 @@
 # qemu.sh: booting the test VM (sourced by tests/vm/run).
 
 # qemu_run ACCEL KERNEL_DIR VM_DIR DISK TIMEOUT APPEND: one boot of the
-# initramfs VM_DIR/initramfs.gz, console to VM_DIR/console.log.
+# initramfs VM_DIR/initramfs.gz, console to VM_DIR/console.log.  The
+# machine is VM_ARCH's: x86_64 (when unset), s390x or arm64.
 qemu_run() {
-	local accel=$1
+	local accel=$1 qemu console drive
 
+	case ${VM_ARCH:-x86_64} in
+	x86_64) qemu=(qemu-system-x86_64) console=ttyS0
+		drive=(-drive "file=$4,format=raw,if=virtio") ;;
+	# The serial port is the SCLP console; virtio sits on the channel
+	# subsystem.
+	s390x) qemu=(qemu-system-s390x -M s390-ccw-virtio -cpu max)
+		console=ttysclp0
+		drive=(-drive "file=$4,format=raw,if=none,id=out"
+			-device virtio-blk-ccw,drive=out) ;;
+	arm64) qemu=(qemu-system-aarch64 -M virt -cpu cortex-a57)
+		console=ttyAMA0
+		drive=(-drive "file=$4,format=raw,if=none,id=out"
+			-device virtio-blk-device,drive=out) ;;
+	esac
 	# Multi-threaded TCG locked a CPU up for good in function_graph's
 	# code patching (1 run in 2): one thread runs both CPUs.
 	[ "$accel" = tcg ] && accel=tcg,thread=single
-	timeout "$5" qemu-system-x86_64 -accel "$accel" -m 1024 -smp 2 \
+	timeout "$5" "${qemu[@]}" -accel "$accel" -m 1024 -smp 2 \
 		-nodefaults -display none -no-reboot \
 		-kernel "$2/vmlinuz" -initrd "$3/initramfs.gz" \
-		-append "console=ttyS0 panic=-1 quiet $6" \
+		-append "console=$console panic=-1 quiet $6" \
 		-serial "file:$3/console.log" \
-		-drive "file=$4,format=raw,if=virtio" </dev/null
+		"${drive[@]}" </dev/null
 }
 
 # choose_accel KERNEL_DIR VM_DIR: kvm when /dev/kvm is usable, else tcg
@@ -23,6 +38,8 @@ qemu_run() {
 choose_accel() {
 	local disk=$2/probe.img
 
+	# Another architecture's machine: software emulation only.
+	[ "${VM_ARCH:-x86_64}" = x86_64 ] || { echo tcg; return; }
 	case ${VM_ACCEL:-} in kvm | tcg) echo "$VM_ACCEL"; return ;; esac
 	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ] ||
 		! grep -q -E -w 'vmx|svm' /proc/cpuinfo; then
