@@ -58,7 +58,8 @@ static int on_event(void *ctx, const struct report_event *e)
 	return bundle_done(&r->bs, cpu) ? stop(r, r->sink.err.msg) : 0;
 }
 
-/* Each input's byte order, CPUs and names; the first's system info. */
+/* Each input's byte order, CPUs and names; the first's system info.
+ * 0, or the exit status (said): 1 an input unreadable, 2 the output. */
 static int read_inputs(struct run *r, const struct perfetto_opts *o)
 {
 	struct tdat_error err;
@@ -137,9 +138,8 @@ int perfetto_run(const struct perfetto_opts *o)
 	status = r->x.named ? read_inputs(r, o) : 1;
 	if (!r->x.named)
 		fprintf(stderr, "tdat convert: out of memory\n");
-	if (!status)
-		status = walk(r, o);
-	if (status == 0 || status == 1) {
+	/* damage met on the way (1) still gives the trace read so far */
+	if (!status && (status = walk(r, o)) <= 1) {
 		if (sink_finish(&r->sink)) {
 			fprintf(stderr, "tdat convert: %s\n", r->sink.err.msg);
 			status = 2;

@@ -1,0 +1,183 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# convert --to perfetto, read by Perfetto's own trace processor
+# (../shared/tools/tp, the engine behind ui.perfetto.dev): on every
+# fixture, external, trace-cmd 2.9.1 and restored recording, a made
+# big-endian 32-bit one, a made guest, a synthetic one of atrace markers,
+# counters and odd fields (tests/tools/perfetto/synth.txt), instances,
+# and a host and its guest in one trace, tests/tools/perfetto/pfcheck.py
+# checks the trace against report --json: no import error, per event
+# name as many rows as report prints, the sched slices of the
+# sched_switch events, thread names, cpufreq and cpuidle counters, every
+# event's args, atrace markers as slices.  The checker proves first that
+# it fails on a spoiled report.  Then damaged input, outputs in the way,
+# signals, and memory.
+. "$E2E/lib.sh"
+
+root=$(cd "$E2E/../.." && pwd)
+TP=${TDAT_TP:-$root/../shared/tools/tp}
+[ -x "$TP" ] || skip "Perfetto's trace processor ($TP) is absent"
+command -v python3 >/dev/null || skip "python3 is not installed"
+check=$root/tests/tools/perfetto/pfcheck.py
+tools=$(dirname "$TDAT")/tools
+for t in mkevents mkodd mkvariant; do
+	[ -x "$tools/$t" ] || fail "$tools/$t is missing (make $tools/$t)"
+done
+
+# pf INPUT... [-- PFCHECK OPTIONS]: export, report --json, check
+pf() {
+	local ins=() opts=() f
+
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		ins+=(-i "$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift && opts=("$@")
+	expect_exit 0 $TDAT convert --to perfetto -q "${ins[@]}" -o out.pftrace
+	[ -s out.pftrace ] || fail "no trace from ${ins[*]}"
+	$TDAT report --json "${ins[@]}" >report.jsonl 2>/dev/null ||
+		fail "report --json ${ins[*]}"
+	python3 "$check" "$TP" out.pftrace report.jsonl "${opts[@]}" ||
+		fail "the trace of ${ins[*]} is not what report says"
+}
+
+step "the checker fails on a spoiled report"
+f=$FIX/v7-zstd-sched-irq.dat
+$TDAT convert --to perfetto -q -i "$f" -o good.pftrace || fail "export $f"
+$TDAT report --json -i "$f" >good.jsonl
+python3 "$check" "$TP" good.pftrace good.jsonl >/dev/null ||
+	fail "the checker refuses a good trace"
+for spoil in 's/"prev_state":1,/"prev_state":2,/' \
+	     's/"comm":"kworker[^"]*"/"comm":"zzz"/' \
+	     's/"runtime":1/"runtime":2/' \
+	     '0,/"sched_switch"/{/"sched_switch"/d}' \
+	     's/"timestamp":534057/"timestamp":534058/'; do
+	sed "$spoil" good.jsonl >spoiled.jsonl
+	cmp -s good.jsonl spoiled.jsonl && fail "spoiling ($spoil) changed nothing"
+	if python3 "$check" "$TP" good.pftrace spoiled.jsonl >spoiled.log; then
+		fail "the checker passes a report spoiled by $spoil"
+	fi
+done
+
+# Made as 80-parquet makes them: a guest whose TIME_SHIFT moves its
+# timestamps, a big-endian variant with 4-byte longs.
+python3 - <<'PY'
+import struct
+s = [(534000000000, 1000, 1), (535500000000, 2000000, 1)]
+b = struct.pack('<QII', 0x385D95BCB43E1719, 1, 2)
+for c in range(2):
+    b += struct.pack('<I', 2)
+    for k in range(3):
+        b += struct.pack('<2q', *[x[k] for x in s])
+open('shift.bin', 'wb').write(b)
+PY
+"$tools/mkodd" --add-option-file 12 shift.bin "$FIX/v7-zstd-sched-irq.dat" made-guest.dat ||
+	fail "mkodd could not make a guest"
+"$tools/mkvariant" --big-endian --long4 "$FIX/v6-sched-irq.dat" made-be-long4.dat ||
+	fail "mkvariant could not make a big-endian variant"
+"$tools/mkevents" "$root/tests/tools/perfetto/synth.txt" synth6.dat ||
+	fail "mkevents synth.txt"
+printf 'Linux synth 6.1.0 x86_64\0' >uname.bin
+"$tools/mkodd" --add-option-file 5 uname.bin synth6.dat made-synth.dat ||
+	fail "mkodd could not add a UNAME"
+
+n=0
+for f in "$FIX"/*.dat "$FIX"/external/*.dat "$FIX"/tc291/*.dat \
+	 "$FIX"/crashed/restored.dat "$PWD"/made-*.dat; do
+	n=$((n + 1))
+	step "${f#"$FIX"/}"
+	case $f in
+	*made-synth.dat) pf "$f" -- --atrace 4 ;;
+	*) pf "$f" ;;
+	esac
+done
+[ "$n" -ge 25 ] || fail "only $n fixtures"
+
+step "the synthetic trace: what its events make in Perfetto's tables"
+pf made-synth.dat -- --atrace 4
+"$TP" -q /dev/stdin out.pftrace >tables.csv 2>/dev/null <<'SQL' || fail "tp on the synthetic trace"
+select 'slice', ts, dur, name from slice order by ts;
+select 'counter', c.ts, t.name, cast(c.value as int) from counter c join track t on c.track_id = t.id order by c.ts;
+select 'thread', tid, name from thread where tid in (201, 300) order by tid;
+select 'legacy', count(*) from ftrace_event e join args a using(arg_set_id) where e.name = 'wide';
+select 'release', str_value from metadata where name = 'system_release';
+SQL
+tr -d '"' <tables.csv | grep -E '^(slice|counter|thread|legacy|release),' >got.txt
+cat >want.txt <<'TXT'
+slice,1000,1000,frame
+slice,3000,2000,outer
+slice,3500,500,inner
+slice,8000,-1,unended
+counter,100,cpufreq,1800000
+counter,700,cpufreq,2400000
+counter,6000,depth,42
+counter,9500,cpuidle,1
+counter,9600,cpuidle,4294967295
+thread,201,renamed
+thread,300,never-scheduled
+legacy,33
+release,6.1.0
+TXT
+assert_same want.txt got.txt
+
+step "a host and its guest in one trace, each input's CPUs after the last's"
+host=$FIX/v7-zstd-sched-irq.dat
+pf "$host" made-guest.dat -- --base "$host=0" --base made-guest.dat=2
+"$TP" -q /dev/stdin out.pftrace 2>/dev/null <<'SQL' | tr -d '"' | tail -n +2 >cpus.txt
+select distinct cpu from ftrace_event order by cpu;
+SQL
+assert_eq "0 1 2 3" "$(grep -E '^[0-9]+$' cpus.txt | tr '\n' ' ' | sed 's/ $//')" "CPUs of host and guest"
+
+step "a cut file: its complete pages exported, one line, exit 1"
+cut=$FIX/truncated/v6-sched-irq.cut-at-5470064.dat
+expect_exit 1 $TDAT convert --to perfetto -q -i "$cut" -o cut.pftrace
+assert_lines 1 "$ERR"
+assert_grep "^tdat convert: $cut: offset [0-9]+: " "$ERR"
+$TDAT report --json -i "$cut" >report.jsonl 2>/dev/null || true
+python3 "$check" "$TP" cut.pftrace report.jsonl || fail "the cut file's trace"
+
+mkdir out
+step "not a trace.dat: one line with the file and offset, nothing left"
+head -c 20000 /dev/urandom >junk.dat
+expect_exit 1 $TDAT convert --to perfetto -i junk.dat -o out/x.pftrace
+assert_lines 1 "$ERR"
+assert_grep '^tdat convert: junk.dat: offset [0-9]+: ' "$ERR"
+expect_exit 1 $TDAT convert --to perfetto -i "$FIX/v6-sched-irq.dat" -i junk.dat -o out/x.pftrace
+assert_file_absent out/x.pftrace
+[ -z "$(ls -A out)" ] || fail "left in out/: $(ls -A out)"
+
+step "trace.dat options are usage errors; -i == -o refused"
+expect_exit 2 $TDAT convert --to perfetto --compression zlib -i "$FIX/v6-sched-irq.dat" -o out/x.pftrace
+assert_grep 'compression does not go with --to perfetto' "$ERR"
+cp "$FIX/v6-sched-irq.dat" in.dat
+expect_exit 2 $TDAT convert --to perfetto -i in.dat -o in.dat
+cmp -s in.dat "$FIX/v6-sched-irq.dat" || fail "the input was written over"
+
+step "a symlink planted at the output name is replaced, not followed"
+echo precious >victim
+ln -s "$PWD/victim" out/link.pftrace
+expect_exit 0 $TDAT convert --to perfetto -q -i "$FIX/v6-sched-irq.dat" -o out/link.pftrace
+assert_eq precious "$(cat victim)" "the link's target"
+[ -f out/link.pftrace ] && [ ! -L out/link.pftrace ] || fail "out/link.pftrace is not the trace"
+rm -f out/*
+
+step "SIGTERM and SIGINT while the trace is written: nothing left"
+big=()
+for i in 1 2 3 4 5 6; do big+=(-i "$FIX/external/lisa_trappy_2014a.dat"); done
+for sig in TERM INT; do
+	spawn $TDAT convert --to perfetto --level 9 -q "${big[@]}" -o out/sig.pftrace
+	sleep 0.3
+	kill -"$sig" $pid 2>/dev/null || true
+	rc=0
+	wait $pid || rc=$?
+	[ $rc -eq 0 ] && { echo "(ended before SIG$sig)"; rm -f out/*; continue; }
+	assert_eq $((128 + $(kill -l "$sig"))) "$rc" "exit status after SIG$sig"
+	[ -z "$(ls -A out)" ] || fail "SIG$sig left $(ls -A out)"
+done
+
+step "memory: within 64 MiB on the largest fixture"
+kb=$(peak_rss_kb $TDAT convert --to perfetto -q -i "$FIX/external/gpuvis_amdgpu.dat" -o out/m.pftrace)
+lim=$((64 * 1024))
+[ "${TDAT_SANITIZED:-0}" = 1 ] && lim=$((lim * 4))
+[ "$kb" -le $lim ] || fail "peak RSS $kb KiB"
+echo "$n inputs: the trace processor reads each as report shows it (peak RSS $kb KiB)"
