@@ -243,6 +243,9 @@ static int run_perfetto(struct args *a)
 
 	if (export_options_ok(a))
 		return 2;
+	if (a->opts.level > 9)
+		return usage_error("--level: %d is not a zlib level (1 to 9)",
+				   a->opts.level);
 	if (!a->nin)
 		a->ins[a->nin++] = "trace.dat";
 	if (a->nin > PERFETTO_MAX_INPUTS)

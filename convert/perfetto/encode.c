@@ -154,6 +154,9 @@ static void put_field(struct encoder *x, struct pb *b, int big,
 	case PT_JSON:
 		put_array(x, b, big, pf, p, len);
 		break;
+	case PT_S64:
+		pb_sint(b, pf->num, (int64_t)number(big, p, pf->k.size, 1));
+		break;
 	default:
 		v = number(big, p, pf->k.size, pf->k.is_signed);
 		pb_uint(b, pf->num, v);
@@ -173,7 +176,9 @@ static void put_legacy_field(struct encoder *x, struct pb *b, int big,
 
 	m = pb_open(b, 2, 1);
 	pb_string(b, 1, pf->f->name);
-	v.num = pf->type == PT_I64 ? 4 : pf->type == PT_U64 ? 5 : 3;
+	v.num = pf->type == PT_S64 ? 4 : pf->type == PT_U64 ? 5 : 3;
+	if (v.type == PT_S64)	/* int_value is a plain int64 */
+		v.type = PT_I64;
 	put_field(x, b, big, &v, e);
 	pb_close(b, m);
 }
@@ -211,7 +216,7 @@ void encode_event(struct encoder *x, struct pb *b, struct pf_map *m,
 		pb_bytes(b, BUNDLE_DESC, m->desc.data, m->desc.len);
 		m->desc_sent = !pb_failed(b);
 	}
-	em = pb_open(b, BUNDLE_EVENT, 2);
+	em = pb_open(b, BUNDLE_EVENT, 1);
 	pb_uint(b, EV_TIMESTAMP, e->ts);
 	pb_uint(b, EV_PID, (uint32_t)e->pid);
 	pm = pb_open(b, m->id, 1);

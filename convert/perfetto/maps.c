@@ -5,7 +5,7 @@
  * a self-describing message whose descriptor names the event and every
  * field of its format, numbered 1.. in format order and typed as
  * report --json shows them (report_field_kind): text as string, signed
- * numbers as int64, unsigned ones and addresses as uint64, arrays and
+ * numbers as sint64, unsigned ones and addresses as uint64, arrays and
  * bytes as the text --json prints for them.  trace_processor refuses
  * field numbers past 31, so an event with more fields goes as the older
  * GenericFtraceEvent, which names each field in every event.
@@ -15,12 +15,14 @@
 #include "convert/perfetto/perfetto_internal.h"
 
 #define MAX_IDS 65536		/* common_type is 16 bits */
+#define PAGE 256		/* ids a page of maps_get's table holds */
+#define PAGES (MAX_IDS / PAGE)
 #define SELF_FIRST 65536	/* FtraceEvent's self-describing ids */
 #define SELF_LAST 131072
 #define SELF_FIELDS 31		/* the most a descriptor may number */
 
 /* FieldDescriptorProto types */
-enum { FD_INT64 = 3, FD_UINT64 = 4, FD_STRING = 9 };
+enum { FD_UINT64 = 4, FD_STRING = 9, FD_SINT64 = 18 };
 
 static int count_fields(const struct tep_format_field *f)
 {
@@ -102,8 +104,8 @@ static enum pf_type self_type(const struct report_field_kind *k)
 	switch (k->read) {
 	case REPORT_READ_TEXT:
 		return PT_STR;
-	case REPORT_READ_INT:
-		return k->is_signed ? PT_I64 : PT_U64;
+	case REPORT_READ_INT:	/* zigzag: -1 takes a byte, not ten */
+		return k->is_signed ? PT_S64 : PT_U64;
 	default:
 		return PT_JSON;
 	}
@@ -125,7 +127,7 @@ static int describe(struct pf_map *m, const struct tep_event *ev)
 		pb_uint(&d, 3, m->fields[i].num);
 		pb_uint(&d, 4, 1);
 		pb_uint(&d, 5, m->fields[i].type == PT_STR ? FD_STRING :
-			       m->fields[i].type == PT_I64 ? FD_INT64 :
+			       m->fields[i].type == PT_S64 ? FD_SINT64 :
 			       m->fields[i].type == PT_U64 ? FD_UINT64 :
 							     FD_STRING);
 		pb_close(&d, fm);
@@ -205,26 +207,32 @@ static struct pf_map *map_new(struct pf_maps *ms, const struct tep_event *ev)
 
 struct pf_map *maps_get(struct pf_maps *ms, int k, const struct tep_event *ev)
 {
-	struct pf_map **by = ms->by_id[k];
+	struct pf_map ***dir = ms->by_id[k], **page;
 
 	if (ev->id < 0 || ev->id >= MAX_IDS)
 		return NULL;
 	if (!ms->next_self)
 		ms->next_self = SELF_FIRST;
-	if (!by && !(by = ms->by_id[k] = calloc(MAX_IDS, sizeof(*by))))
+	if (!dir && !(dir = ms->by_id[k] = calloc(PAGES, sizeof(*dir))))
 		return NULL;
-	if (!by[ev->id])
-		by[ev->id] = map_new(ms, ev);
-	return by[ev->id];
+	page = dir[ev->id / PAGE];
+	if (!page && !(page = dir[ev->id / PAGE] = calloc(PAGE, sizeof(*page))))
+		return NULL;
+	if (!page[ev->id % PAGE])
+		page[ev->id % PAGE] = map_new(ms, ev);
+	return page[ev->id % PAGE];
 }
 
 void maps_free(struct pf_maps *ms)
 {
-	int k, i;
+	int k, d, i;
 
 	for (k = 0; k < REPORT_MAX_INPUTS; k++) {
-		for (i = 0; ms->by_id[k] && i < MAX_IDS; i++)
-			map_free(ms->by_id[k][i]);
+		for (d = 0; ms->by_id[k] && d < PAGES; d++) {
+			for (i = 0; ms->by_id[k][d] && i < PAGE; i++)
+				map_free(ms->by_id[k][d][i]);
+			free(ms->by_id[k][d]);
+		}
 		free(ms->by_id[k]);
 		ms->by_id[k] = NULL;
 	}

@@ -12,6 +12,7 @@
  * process 0, so the tree holds only those no event names
  * (PERFETTO.md 9).
  */
+#include <stdlib.h>
 #include <string.h>
 #include "convert/perfetto/perfetto_internal.h"
 
@@ -122,6 +123,96 @@ int meta_threads(struct sink *s, const struct tdat_bytes *text,
 		r = tdat_errorf(&s->err, "out of memory");
 	else if (b.len)
 		r = sink_packet(s, PKT_PROCESS_TREE, b.data, b.len);
+	pb_free(&b);
+	return r;
+}
+
+/* FtraceStats (PERFETTO.md 9): phase, and a cpu_stats each CPU. */
+enum { FS_PHASE = 1, FS_CPU_STATS = 2, FS_END_OF_TRACE = 2 };
+
+static const struct {
+	const char *key;	/* the CPUSTAT line's, before ": " */
+	uint8_t num;		/* FtraceCpuStats field */
+	uint8_t seconds;	/* a double of seconds (else an integer) */
+} cpustat_keys[] = {
+	{ "CPU", 1, 0 }, { "entries", 2, 0 }, { "overrun", 3, 0 },
+	{ "commit overrun", 4, 0 }, { "bytes", 5, 0 },
+	{ "oldest event ts", 6, 1 }, { "now ts", 7, 1 },
+	{ "dropped events", 8, 0 }, { "read events", 9, 0 },
+};
+
+/* One "key: value" line of a CPUSTAT text into b (unknown keys and
+ * values that do not parse are left out). */
+static void put_stat_line(struct pb *b, const char *p, size_t n, int base)
+{
+	char line[128], *colon, *end;
+	unsigned long long v;
+	double d;
+	size_t i;
+
+	if (n >= sizeof(line))
+		return;
+	memcpy(line, p, n);
+	line[n] = 0;
+	colon = strstr(line, ": ");
+	if (!colon)
+		return;
+	*colon = 0;
+	for (i = 0; i < sizeof(cpustat_keys) / sizeof(cpustat_keys[0]); i++) {
+		if (strcmp(line, cpustat_keys[i].key))
+			continue;
+		if (cpustat_keys[i].seconds) {
+			d = strtod(colon + 2, &end);
+			if (end != colon + 2)
+				pb_double(b, cpustat_keys[i].num, d);
+			return;
+		}
+		v = strtoull(colon + 2, &end, 10);
+		if (end != colon + 2)
+			pb_uint(b, cpustat_keys[i].num,
+				i ? v : v + (unsigned long long)base);
+		return;
+	}
+}
+
+/* A CPUSTAT text ("CPU: 0\nentries: 0\n...") as one cpu_stats. */
+static void put_cpu_stats(struct pb *b, const struct tdat_option *o,
+			  int base)
+{
+	const char *p = (const char *)o->data, *nl;
+	size_t len = strnlen(p, o->size), n;
+	struct pb_mark m = pb_open(b, FS_CPU_STATS, 1);
+
+	for (; len; p += n, len -= n) {
+		nl = memchr(p, '\n', len);
+		n = nl ? (size_t)(nl - p) + 1 : len;
+		put_stat_line(b, p, n - (nl != NULL), base);
+	}
+	pb_close(b, m);
+}
+
+int meta_cpu_stats(struct sink *s, const struct tdat_file *f, int base)
+{
+	struct pb b = { 0 };
+	int k, n = 0, r = 0;
+
+	pb_uint(&b, FS_PHASE, FS_END_OF_TRACE);
+	for (k = 0; k < f->noptions; k++) {
+		const struct tdat_option *o = &f->options[k];
+
+		if (o->id != TDAT_OPT_CPUSTAT)
+			continue;
+		if (o->size > 8 && !memcmp(o->data, "\nBuffer:", 8))
+			break;	/* the instances': the top buffer's only */
+		if (o->size > 5 && !memcmp(o->data, "CPU: ", 5)) {
+			put_cpu_stats(&b, o, base);
+			n++;
+		}
+	}
+	if (pb_failed(&b))
+		r = tdat_errorf(&s->err, "out of memory");
+	else if (n)
+		r = sink_packet(s, PKT_FTRACE_STATS, b.data, b.len);
 	pb_free(&b);
 	return r;
 }

@@ -12,6 +12,7 @@
 #ifndef PERFETTO_INTERNAL_H
 #define PERFETTO_INTERNAL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <event-parse.h>
@@ -36,11 +37,19 @@ struct tdat_wholefile;
 
 struct sink {
 	struct tdat_wholefile *w;
-	struct pb chain;	/* Trace.packet fields not yet compressed */
-	uint8_t *z;		/* zlib's output */
+	struct pb chain;	/* Trace.packet fields being gathered */
+	struct pb full;		/* the chain the thread compresses */
+	uint8_t *z;		/* zlib's output (the thread's) */
 	size_t zcap;
 	int level;
-	struct tdat_error err;
+	struct tdat_error err;	/* why the last call failed */
+	/* the compressing thread: busy while it holds full */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int threaded, busy, stop;
+	int failed;		/* it could not write: werr says why */
+	struct tdat_error werr;
 };
 
 int sink_open(struct sink *s, const char *path, int level);
@@ -55,6 +64,7 @@ void sink_abort(struct sink *s);
 enum pf_type {
 	PT_STR, PT_I32, PT_I64, PT_U32, PT_U64,
 	PT_U64_REP,	/* repeated, one tag an element (sys_enter args) */
+	PT_S64,		/* self-describing: zigzag */
 	PT_JSON,	/* self-describing: an array as --json's text */
 };
 
@@ -104,7 +114,9 @@ struct pf_map {
 };
 
 struct pf_maps {
-	struct pf_map **by_id[REPORT_MAX_INPUTS];	/* 65536 each, lazily */
+	/* per input, a map per event id: 256 pages of 256, made as
+	 * needed (an input's ids are few and close together) */
+	struct pf_map ***by_id[REPORT_MAX_INPUTS];
 	uint32_t next_self;	/* the next self-describing id */
 };
 
@@ -156,6 +168,9 @@ void bundles_free(struct bundles *bs);
 
 /* SystemInfo from f's UNAME.  0 or -1. */
 int meta_system_info(struct sink *s, const struct tdat_file *f);
+/* FtraceStats at the end of the trace from f's CPUSTAT options (the
+ * top buffer's), its CPUs counted from base.  0 or -1. */
+int meta_cpu_stats(struct sink *s, const struct tdat_file *f, int base);
 /* The saved cmdlines of f appended to text ("PID COMM" lines).  0/-1. */
 int meta_cmdlines(struct tdat_bytes *text, const struct tdat_file *f,
 		  struct tdat_error *err);

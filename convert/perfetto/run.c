@@ -76,6 +76,7 @@ static int read_inputs(struct run *r, const struct perfetto_opts *o)
 		r->base[k] = cpus;
 		cpus += (int)tdat_cpus(f);
 		if ((!k && meta_system_info(&r->sink, f)) ||
+		    meta_cpu_stats(&r->sink, f, r->base[k]) ||
 		    meta_cmdlines(&r->cmdlines, f, &r->sink.err)) {
 			tdat_close(f);
 			fprintf(stderr, "tdat convert: %s\n", r->sink.err.msg);

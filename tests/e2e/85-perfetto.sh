@@ -120,6 +120,63 @@ release,6.1.0
 TXT
 assert_same want.txt got.txt
 
+step "lost events: the next bundle of their CPU is marked, the stats say so"
+# No fixture has lost events: a copy of one gets the ring buffer's flags
+# on each CPU's 2nd page, as 44-report-json makes them (CPU 0: a count
+# of 42 stored after the data; CPU 1: a count unknown).
+v6=$FIX/v6-sched-irq.dat
+expect_exit 0 $TDAT report --stat -i "$v6"
+python3 - "$v6" "$OUT" <<'PY' || fail "cannot make drop.dat"
+import re, struct, sys
+src, stat = sys.argv[1:3]
+offs = [int(o, 16) for o in re.findall(
+    r"CPU\d+ data recorded at offset=(0x[0-9a-f]+)", open(stat).read())]
+assert len(offs) == 2, offs
+drop = bytearray(open(src, "rb").read())
+for cpu, stored in ((0, True), (1, False)):
+    page = offs[cpu] + 4096
+    commit = struct.unpack_from("<Q", drop, page + 8)[0]
+    size = commit & 0xfffff
+    struct.pack_into("<Q", drop, page + 8,
+                     commit | 1 << 31 | (1 << 30 if stored else 0))
+    if stored:
+        struct.pack_into("<Q", drop, page + 16 + size, 42)
+open("drop.dat", "wb").write(drop)
+PY
+pf drop.dat
+[ "$(grep -c '"missed_events"' report.jsonl)" = 2 ] || fail "drop.dat: not 2 events after a loss"
+"$TP" -q /dev/stdin out.pftrace 2>/dev/null <<'SQL' | tr -d '"' | grep '^ftrace_cpu_has_data_loss' >loss.txt || true
+select name, idx, value from stats where name = 'ftrace_cpu_has_data_loss' order by idx;
+SQL
+printf 'ftrace_cpu_has_data_loss,0,1\nftrace_cpu_has_data_loss,1,1\n' >want.txt
+assert_same want.txt loss.txt
+
+step "the per-CPU stats of the recording are Perfetto's ftrace_cpu_*_end stats"
+for f in "$FIX/v6-sched-irq.dat" "$FIX/external/lisa_trappy_2014a.dat"; do
+	expect_exit 0 $TDAT convert --to perfetto -q -i "$f" -o stats.pftrace
+	$TDAT dump --options "$f" | python3 -c '
+import re, sys
+keys = {"entries": "entries", "overrun": "overrun", "commit overrun": "commit_overrun",
+        "bytes": "bytes", "dropped events": "dropped_events", "read events": "read_events"}
+cpu = None
+for line in sys.stdin:
+    m = re.match(r"CPU: (\d+)$", line.strip())
+    if m:
+        cpu = int(m.group(1))
+    elif line.startswith("Buffer:"):
+        break
+    elif cpu is not None and ": " in line:
+        k, v = line.strip().split(": ", 1)
+        if k in keys and int(v):
+            print("ftrace_cpu_%s_end,%d,%s" % (keys[k], cpu, v))
+' | sort >want.txt
+	"$TP" -q /dev/stdin stats.pftrace 2>/dev/null <<'SQL' | tr -d '"' | grep '^ftrace_cpu_' | grep -v '_ts_end,' | sort >got.txt || true
+select name, idx, value from stats where name like 'ftrace_cpu_%_end' and value != 0;
+SQL
+	[ -s want.txt ] || fail "$f: no CPUSTAT numbers"
+	assert_same want.txt got.txt
+done
+
 step "a host and its guest in one trace, each input's CPUs after the last's"
 host=$FIX/v7-zstd-sched-irq.dat
 pf "$host" made-guest.dat -- --base "$host=0" --base made-guest.dat=2
@@ -149,6 +206,8 @@ assert_file_absent out/x.pftrace
 step "trace.dat options are usage errors; -i == -o refused"
 expect_exit 2 $TDAT convert --to perfetto --compression zlib -i "$FIX/v6-sched-irq.dat" -o out/x.pftrace
 assert_grep 'compression does not go with --to perfetto' "$ERR"
+expect_exit 2 $TDAT convert --to perfetto --level 10 -i "$FIX/v6-sched-irq.dat" -o out/x.pftrace
+assert_grep 'not a zlib level' "$ERR"
 cp "$FIX/v6-sched-irq.dat" in.dat
 expect_exit 2 $TDAT convert --to perfetto -i in.dat -o in.dat
 cmp -s in.dat "$FIX/v6-sched-irq.dat" || fail "the input was written over"

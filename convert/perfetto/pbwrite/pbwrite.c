@@ -15,17 +15,7 @@ int pb_varint_size(uint64_t v)
 	return n;
 }
 
-uint8_t *pb_put_varint(uint8_t *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (uint8_t)v;
-	return p;
-}
-
-int pb_reserve(struct pb *b, size_t n)
+int pb_grow(struct pb *b, size_t n)
 {
 	size_t cap = b->cap ? b->cap : 256;
 	uint8_t *d;
@@ -74,33 +64,6 @@ void pb_raw(struct pb *b, const void *p, size_t n)
 		return;
 	memcpy(b->data + b->len, p, n);
 	b->len += n;
-}
-
-void pb_varint(struct pb *b, uint64_t v)
-{
-	if (pb_reserve(b, 10))
-		return;
-	b->len = (size_t)(pb_put_varint(b->data + b->len, v) - b->data);
-}
-
-void pb_tag(struct pb *b, uint32_t field, enum pb_wire wire)
-{
-	pb_varint(b, (uint64_t)field << 3 | (uint64_t)wire);
-}
-
-void pb_uint(struct pb *b, uint32_t field, uint64_t v)
-{
-	uint8_t *p;
-
-	if (pb_reserve(b, 15))
-		return;
-	p = pb_put_varint(b->data + b->len, (uint64_t)field << 3 | PB_VARINT);
-	b->len = (size_t)(pb_put_varint(p, v) - b->data);
-}
-
-void pb_int(struct pb *b, uint32_t field, int64_t v)
-{
-	pb_uint(b, field, (uint64_t)v);
 }
 
 void pb_sint(struct pb *b, uint32_t field, int64_t v)
