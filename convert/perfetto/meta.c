@@ -3,14 +3,8 @@
  * meta.c - the packets besides the events: SystemInfo from the file's
  * UNAME (without a release trace_processor reads sched_switch's
  * prev_state with Linux 4.4's bits, without a machine it cannot name
- * syscalls), and a ProcessTree naming the threads of the saved
- * cmdlines (the names report shows) that no event names.
- * trace_processor names threads from sched_switch, sched_waking and
- * task events, the latest name winning, which is the name the kernel
- * saved in its cmdlines; a tree's name would beat them for good, and a
- * thread of the tree without a tgid (trace.dat keeps none) is put in
- * process 0, so the tree holds only those no event names
- * (PERFETTO.md 9).
+ * syscalls), and FtraceStats from the per-CPU stats the recording
+ * saved.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +12,6 @@
 
 enum { SI_UTSNAME = 1, UTS_SYSNAME = 1, UTS_VERSION = 2, UTS_RELEASE = 3,
        UTS_MACHINE = 4 };
-enum { PT_THREADS = 2, TH_TID = 1, TH_NAME = 2 };
 
 /* Word i of the n words at w (start and length each). */
 static void put_words(struct pb *b, uint32_t field, const char *s,
@@ -62,67 +55,6 @@ int meta_system_info(struct sink *s, const struct tdat_file *f)
 	pb_close(&b, m);
 	r = pb_failed(&b) ? tdat_errorf(&s->err, "out of memory") :
 			    sink_packet(s, PKT_SYSTEM_INFO, b.data, b.len);
-	pb_free(&b);
-	return r;
-}
-
-static int named(const uint8_t *bits, uint64_t pid)
-{
-	return bits && pid < PF_NAMED_PIDS && (bits[pid >> 3] >> (pid & 7) & 1);
-}
-
-/* "PID COMM" lines: a Thread {tid, name} each but for those named. */
-static void put_threads(struct pb *b, const char *text, size_t len,
-			const uint8_t *bits)
-{
-	struct pb_mark m;
-	const char *nl;
-	uint64_t pid;
-	size_t n, i;
-
-	for (; len; text += n, len -= n) {
-		nl = memchr(text, '\n', len);
-		n = nl ? (size_t)(nl - text) + 1 : len;
-		for (i = 0, pid = 0; i < n && text[i] >= '0' &&
-		     text[i] <= '9' && pid <= INT32_MAX; i++)
-			pid = pid * 10 + (uint64_t)(text[i] - '0');
-		if (!i || i >= n || text[i] != ' ' || pid > INT32_MAX ||
-		    !pid || named(bits, pid))
-			continue;	/* not a cmdline, or named already */
-		m = pb_open(b, PT_THREADS, 1);
-		pb_uint(b, TH_TID, pid);
-		pb_bytes(b, TH_NAME, text + i + 1,
-			 n - i - 1 - (nl != NULL));
-		pb_close(b, m);
-	}
-}
-
-int meta_cmdlines(struct tdat_bytes *text, const struct tdat_file *f,
-		  struct tdat_error *err)
-{
-	const char *t;
-	size_t len;
-
-	if (!tdat_meta_has(f, TDAT_META_CMDLINES))
-		return 0;
-	if (tdat_meta_text(f, TDAT_META_CMDLINES, &t, &len, err))
-		return -1;
-	if (tdat_bytes_add(text, t, len) || tdat_bytes_add(text, "\n", 1))
-		return tdat_errorf(err, "out of memory");
-	return 0;
-}
-
-int meta_threads(struct sink *s, const struct tdat_bytes *text,
-		 const uint8_t *bits)
-{
-	struct pb b = { 0 };
-	int r = 0;
-
-	put_threads(&b, (const char *)text->data, text->len, bits);
-	if (pb_failed(&b))
-		r = tdat_errorf(&s->err, "out of memory");
-	else if (b.len)
-		r = sink_packet(s, PKT_PROCESS_TREE, b.data, b.len);
 	pb_free(&b);
 	return r;
 }

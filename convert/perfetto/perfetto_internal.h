@@ -171,12 +171,20 @@ int meta_system_info(struct sink *s, const struct tdat_file *f);
 /* FtraceStats at the end of the trace from f's CPUSTAT options (the
  * top buffer's), its CPUs counted from base.  0 or -1. */
 int meta_cpu_stats(struct sink *s, const struct tdat_file *f, int base);
+/* ---- names.c ---- */
+
 /* The saved cmdlines of f appended to text ("PID COMM" lines).  0/-1. */
 int meta_cmdlines(struct tdat_bytes *text, const struct tdat_file *f,
 		  struct tdat_error *err);
-/* A ProcessTree naming each thread of the cmdlines text that no event
- * names (named: a bit per pid, may be NULL).  0 or -1. */
-int meta_threads(struct sink *s, const struct tdat_bytes *text,
-		 const uint8_t *named);
+/* f's pid/tgid table ("PID TGID" lines, in an option of CPUCOUNT's id
+ * that holds no count: gpuvis's trace-cmd) appended to text.  0/-1. */
+int meta_tgids(struct tdat_bytes *text, const struct tdat_file *f,
+	       struct tdat_error *err);
+/* A ProcessTree: a Process for each tgid of the table, a Thread for each
+ * pid of the table (with its tgid) and of the cmdlines, named from the
+ * cmdlines unless an event names it (named: a bit per pid, may be
+ * NULL).  0 or -1. */
+int meta_threads(struct sink *s, const struct tdat_bytes *cmdlines,
+		 const struct tdat_bytes *tgids, const uint8_t *named);
 
 #endif

@@ -17,6 +17,7 @@ struct run {
 	struct encoder x;
 	int base[REPORT_MAX_INPUTS];	/* input k's CPU 0 in the trace */
 	struct tdat_bytes cmdlines;	/* every input's, for the names */
+	struct tdat_bytes tgids;	/* every input's pid/tgid table */
 	uint64_t events, unknown;
 	char err[600];		/* why the walk stopped */
 };
@@ -77,7 +78,8 @@ static int read_inputs(struct run *r, const struct perfetto_opts *o)
 		cpus += (int)tdat_cpus(f);
 		if ((!k && meta_system_info(&r->sink, f)) ||
 		    meta_cpu_stats(&r->sink, f, r->base[k]) ||
-		    meta_cmdlines(&r->cmdlines, f, &r->sink.err)) {
+		    meta_cmdlines(&r->cmdlines, f, &r->sink.err) ||
+		    meta_tgids(&r->tgids, f, &r->sink.err)) {
 			tdat_close(f);
 			fprintf(stderr, "tdat convert: %s\n", r->sink.err.msg);
 			return 2;
@@ -112,7 +114,8 @@ static int walk(struct run *r, const struct perfetto_opts *o)
 	}
 	if (!status || status == 1)
 		if (bundles_flush(&r->bs) ||
-		    meta_threads(&r->sink, &r->cmdlines, r->x.named)) {
+		    meta_threads(&r->sink, &r->cmdlines, &r->tgids,
+				 r->x.named)) {
 			fprintf(stderr, "tdat convert: %s\n", r->sink.err.msg);
 			return 2;
 		}
@@ -152,6 +155,7 @@ int perfetto_run(const struct perfetto_opts *o)
 	maps_free(&r->maps);
 	tdat_bytes_free(&r->x.text);
 	tdat_bytes_free(&r->cmdlines);
+	tdat_bytes_free(&r->tgids);
 	free(r->x.named);
 	free(r);
 	return status;

@@ -177,6 +177,15 @@ SQL
 	assert_same want.txt got.txt
 done
 
+step "a pid/tgid table (gpuvis's option 8): threads in their processes"
+g=$FIX/external/gpuvis_amdgpu.dat
+expect_exit 0 $TDAT convert --to perfetto -q -i "$g" -o g.pftrace
+"$TP" -q /dev/stdin g.pftrace 2>/dev/null <<'SQL' | tr -d '"' | grep '^[0-9]' >got.txt || true
+select t.tid, p.pid, p.name from thread t join process p using(upid) where t.tid in (25412, 20337, 25310) order by t.tid;
+SQL
+printf '20337,20337,steam\n25310,25159,vrdashboard\n25412,20337,steam\n' >want.txt
+assert_same want.txt got.txt
+
 step "a host and its guest in one trace, each input's CPUs after the last's"
 host=$FIX/v7-zstd-sched-irq.dat
 pf "$host" made-guest.dat -- --base "$host=0" --base made-guest.dat=2
