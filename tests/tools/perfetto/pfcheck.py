@@ -45,7 +45,10 @@ TYPED = {
     'irq_handler_entry', 'irq_handler_exit', 'softirq_entry',
     'softirq_exit', 'softirq_raise', 'workqueue_execute_start',
     'workqueue_execute_end', 'sys_enter', 'sys_exit', 'signal_generate',
-    'signal_deliver',
+    'signal_deliver', 'sched_migrate_task', 'workqueue_queue_work',
+    'workqueue_activate_work', 'block_rq_issue', 'block_rq_insert',
+    'block_rq_complete', 'mm_page_alloc', 'mm_page_free', 'kmalloc',
+    'kmem_cache_alloc', 'kfree', 'kmem_cache_free', 'rss_stat',
 }
 # Linux >= 4.14's prev_state letters for one bit (and none).
 STATE_414 = {0: 'R', 1: 'S', 2: 'D', 0x80: 'I', 0x100: 'R+'}
