@@ -34,21 +34,35 @@ enum {
 /* ---- sink.c: the trace file ---- */
 
 struct tdat_wholefile;
+struct sink;
+
+#define SINK_WORKERS 2		/* compressing threads */
+
+/* A chain a worker compresses and writes. */
+struct sink_job {
+	struct sink *sink;
+	pthread_t thread;
+	struct pb full;		/* the chain */
+	uint8_t *z;		/* zlib's output */
+	size_t zcap, zlen;
+	uint64_t seq;		/* its place in the file */
+	int busy;		/* holds a chain not written yet */
+};
 
 struct sink {
 	struct tdat_wholefile *w;
 	struct pb chain;	/* Trace.packet fields being gathered */
-	struct pb full;		/* the chain the thread compresses */
-	uint8_t *z;		/* zlib's output (the thread's) */
-	size_t zcap;
 	int level;
 	struct tdat_error err;	/* why the last call failed */
-	/* the compressing thread: busy while it holds full */
-	pthread_t thread;
-	pthread_mutex_t lock;
+	struct sink_job jobs[SINK_WORKERS];
+	int nworkers;		/* threads running (0: compressed inline) */
+	int sync;		/* lock and cond made */
+	pthread_mutex_t lock;	/* guards the jobs' busy and seq, and: */
 	pthread_cond_t cond;
-	int threaded, busy, stop;
-	int failed;		/* it could not write: werr says why */
+	uint64_t seq;		/* chains handed over */
+	uint64_t written;	/* chains in the file: the next to write */
+	int stop;
+	int failed;		/* a worker could not: werr says why */
 	struct tdat_error werr;
 };
 

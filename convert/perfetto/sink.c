@@ -4,12 +4,15 @@
  * fields, as a whole trace file holds them) and every few MiB the chain
  * goes to the file zlib-compressed inside one packet's
  * compressed_packets, which trace_processor expands and reads as if the
- * packets stood in the file (PERFETTO.md 1).  zlib is most of an
- * export's work, so a thread of its own compresses and writes one chain
- * while the next is filled (two chains: the memory stays bounded).  The
- * file is a libfmt whole file: named only when complete.
+ * packets stood in the file (PERFETTO.md 1).
+ *
+ * zlib is most of an export's work, so SINK_WORKERS threads compress
+ * the chains while the next is filled, each its own chain; they write
+ * in the order the chains were handed over, so the file is the same
+ * however the threads run.  Memory: a chain and a zlib buffer each.
+ * Without threads the chain is compressed where it fills.  The file is
+ * a libfmt whole file: named only when complete.
  */
-#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,68 +28,86 @@ static int no_memory(struct tdat_error *err)
 	return tdat_errorf(err, "out of memory");
 }
 
-/* s->full as one compressed packet in the file (on the thread). */
-static int write_full(struct sink *s)
+/* Job j's chain compressed into its buffer.  0 or -1 (err said). */
+static int squeeze(struct sink *s, struct sink_job *j, struct tdat_error *err)
 {
-	size_t need = compressBound((uLong)s->full.len), body;
-	uint8_t head[32], *p;
+	size_t need = compressBound((uLong)j->full.len);
 	uLongf zlen;
 
-	if (need > s->zcap) {
-		free(s->z);
-		s->z = malloc(need);
-		s->zcap = s->z ? need : 0;
-		if (!s->z)
-			return no_memory(&s->werr);
+	if (need > j->zcap) {
+		free(j->z);
+		j->z = malloc(need);
+		j->zcap = j->z ? need : 0;
+		if (!j->z)
+			return no_memory(err);
 	}
-	zlen = (uLongf)s->zcap;
-	if (compress2(s->z, &zlen, s->full.data, (uLong)s->full.len,
+	zlen = (uLongf)j->zcap;
+	if (compress2(j->z, &zlen, j->full.data, (uLong)j->full.len,
 		      s->level) != Z_OK)
-		return tdat_errorf(&s->werr, "zlib cannot compress the packets");
-	/* Trace.packet { compressed_packets: bytes } */
-	body = (size_t)pb_varint_size(PKT_COMPRESSED << 3) +
-	       (size_t)pb_varint_size(zlen) + zlen;
+		return tdat_errorf(err, "zlib cannot compress the packets");
+	j->zlen = zlen;
+	return 0;
+}
+
+/* Trace.packet { compressed_packets: job j's bytes } into the file. */
+static int put_packet(struct sink *s, struct sink_job *j,
+		      struct tdat_error *err)
+{
+	size_t body = (size_t)pb_varint_size(PKT_COMPRESSED << 3) +
+		      (size_t)pb_varint_size(j->zlen) + j->zlen;
+	uint8_t head[32], *p;
+
 	p = pb_put_varint(head, 1 << 3 | PB_LEN);
 	p = pb_put_varint(p, body);
 	p = pb_put_varint(p, PKT_COMPRESSED << 3 | PB_LEN);
-	p = pb_put_varint(p, zlen);
-	if (tdat_wholefile_write(s->w, head, (size_t)(p - head), &s->werr) ||
-	    tdat_wholefile_write(s->w, s->z, zlen, &s->werr))
+	p = pb_put_varint(p, j->zlen);
+	if (tdat_wholefile_write(s->w, head, (size_t)(p - head), err) ||
+	    tdat_wholefile_write(s->w, j->z, j->zlen, err))
 		return -1;
 	return 0;
 }
 
+/* A worker: compress its job, wait for the job's turn, write it. */
 static void *compressor(void *arg)
 {
-	struct sink *s = arg;
+	struct sink_job *j = arg;
+	struct sink *s = j->sink;
+	struct tdat_error err;
+	int bad;
 
 	pthread_mutex_lock(&s->lock);
 	for (;;) {
-		while (!s->busy && !s->stop)
+		while (!j->busy && !s->stop)
 			pthread_cond_wait(&s->cond, &s->lock);
-		if (!s->busy)
+		if (!j->busy)
 			break;
+		bad = s->failed;
 		pthread_mutex_unlock(&s->lock);
-		if (!s->failed && write_full(s))
-			s->failed = 1;
-		pb_reset(&s->full);
+		bad = bad || squeeze(s, j, &err);
 		pthread_mutex_lock(&s->lock);
-		s->busy = 0;
+		while (s->written != j->seq)
+			pthread_cond_wait(&s->cond, &s->lock);
+		bad = bad || s->failed || put_packet(s, j, &err);
+		if (bad && !s->failed) {
+			s->failed = 1;
+			s->werr = err;
+		}
+		pb_reset(&j->full);
+		s->written++;
+		j->busy = 0;
 		pthread_cond_broadcast(&s->cond);
 	}
 	pthread_mutex_unlock(&s->lock);
 	return NULL;
 }
 
-/* Wait until the thread is done with the chain it holds. */
-static int wait_idle(struct sink *s)
+/* Until every job handed over is written; -1 if one failed. */
+static int wait_all(struct sink *s)
 {
 	int failed;
 
-	if (!s->threaded)
-		return s->failed ? -1 : 0;
 	pthread_mutex_lock(&s->lock);
-	while (s->busy)
+	while (s->written != s->seq)
 		pthread_cond_wait(&s->cond, &s->lock);
 	failed = s->failed;
 	pthread_mutex_unlock(&s->lock);
@@ -95,37 +116,55 @@ static int wait_idle(struct sink *s)
 	return failed ? -1 : 0;
 }
 
-/* The chain to the thread (or compressed here without one). */
+/* The chain to an idle worker (or compressed here without one). */
 static int hand_over(struct sink *s)
 {
+	struct sink_job *j;
 	struct pb t;
+	int i, failed;
 
 	if (!s->chain.len)
 		return 0;
-	if (wait_idle(s))
-		return -1;
-	t = s->full;
-	s->full = s->chain;
-	s->chain = t;
-	pb_reset(&s->chain);
-	if (!s->threaded) {
-		s->failed = write_full(s) ? 1 : 0;
-		pb_reset(&s->full);
-		if (s->failed)
-			s->err = s->werr;
-		return s->failed ? -1 : 0;
+	if (!s->nworkers) {
+		j = &s->jobs[0];
+		t = j->full;
+		j->full = s->chain;
+		s->chain = t;
+		pb_reset(&s->chain);
+		failed = squeeze(s, j, &s->err) || put_packet(s, j, &s->err);
+		pb_reset(&j->full);
+		return failed ? -1 : 0;
 	}
 	pthread_mutex_lock(&s->lock);
-	s->busy = 1;
-	pthread_cond_broadcast(&s->cond);
+	for (;;) {
+		for (i = 0; i < s->nworkers && s->jobs[i].busy; i++)
+			;
+		if (i < s->nworkers || s->failed)
+			break;
+		pthread_cond_wait(&s->cond, &s->lock);
+	}
+	failed = s->failed;
+	if (!failed) {
+		j = &s->jobs[i];
+		t = j->full;
+		j->full = s->chain;
+		s->chain = t;
+		pb_reset(&s->chain);
+		j->seq = s->seq++;
+		j->busy = 1;
+		pthread_cond_broadcast(&s->cond);
+	}
 	pthread_mutex_unlock(&s->lock);
-	return 0;
+	if (failed)
+		s->err = s->werr;
+	return failed ? -1 : 0;
 }
 
-/* The thread, with every signal blocked: the main thread takes them. */
-static void start_thread(struct sink *s)
+/* The workers, with every signal blocked: the main thread takes them. */
+static void start_workers(struct sink *s)
 {
 	sigset_t all, old;
+	int i;
 
 	if (pthread_mutex_init(&s->lock, NULL))
 		return;
@@ -133,28 +172,35 @@ static void start_thread(struct sink *s)
 		pthread_mutex_destroy(&s->lock);
 		return;
 	}
+	s->sync = 1;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	s->threaded = !pthread_create(&s->thread, NULL, compressor, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!s->threaded) {
-		pthread_cond_destroy(&s->cond);
-		pthread_mutex_destroy(&s->lock);
+	for (i = 0; i < SINK_WORKERS; i++) {
+		s->jobs[i].sink = s;
+		if (pthread_create(&s->jobs[i].thread, NULL, compressor,
+				   &s->jobs[i]))
+			break;
+		s->nworkers++;
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-static void stop_thread(struct sink *s)
+static void stop_workers(struct sink *s)
 {
-	if (!s->threaded)
+	int i;
+
+	if (!s->sync)
 		return;
 	pthread_mutex_lock(&s->lock);
 	s->stop = 1;
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);
-	pthread_join(s->thread, NULL);
+	for (i = 0; i < s->nworkers; i++)
+		pthread_join(s->jobs[i].thread, NULL);
 	pthread_cond_destroy(&s->cond);
 	pthread_mutex_destroy(&s->lock);
-	s->threaded = 0;
+	s->nworkers = 0;
+	s->sync = 0;
 }
 
 int sink_open(struct sink *s, const char *path, int level)
@@ -164,7 +210,7 @@ int sink_open(struct sink *s, const char *path, int level)
 	s->w = tdat_wholefile_open(path, &s->err);
 	if (!s->w)
 		return -1;
-	start_thread(s);
+	start_workers(s);
 	return 0;
 }
 
@@ -185,9 +231,9 @@ int sink_finish(struct sink *s)
 {
 	int r = hand_over(s);
 
-	if (!r)
-		r = wait_idle(s);
-	stop_thread(s);
+	if (!r && s->nworkers)
+		r = wait_all(s);
+	stop_workers(s);
 	if (!r) {
 		r = tdat_wholefile_commit(s->w, &s->err);
 		s->w = NULL;
@@ -198,12 +244,16 @@ int sink_finish(struct sink *s)
 
 void sink_abort(struct sink *s)
 {
-	stop_thread(s);
+	int i;
+
+	stop_workers(s);
 	tdat_wholefile_abort(s->w);
 	s->w = NULL;
 	pb_free(&s->chain);
-	pb_free(&s->full);
-	free(s->z);
-	s->z = NULL;
-	s->zcap = 0;
+	for (i = 0; i < SINK_WORKERS; i++) {
+		pb_free(&s->jobs[i].full);
+		free(s->jobs[i].z);
+		s->jobs[i].z = NULL;
+		s->jobs[i].zcap = 0;
+	}
 }

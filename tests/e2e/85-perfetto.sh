@@ -229,6 +229,17 @@ assert_eq precious "$(cat victim)" "the link's target"
 [ -f out/link.pftrace ] && [ ! -L out/link.pftrace ] || fail "out/link.pftrace is not the trace"
 rm -f out/*
 
+step "a full disk: one line naming the trace, exit 2, nothing left"
+if mkdir small && mount -t tmpfs -o size=100k tmpfs small 2>/dev/null; then
+	expect_exit 2 $TDAT convert --to perfetto -q -i "$FIX/external/lisa_trappy_2014a.dat" -o small/x.pftrace
+	assert_lines 1 "$ERR"
+	assert_grep '^tdat convert: small/x.pftrace: offset [0-9]+: write error: No space left on device' "$ERR"
+	[ -z "$(ls -A small)" ] || fail "a full disk left $(ls -A small)"
+	umount small
+else
+	echo "(cannot mount a tmpfs here: full disk not checked)"
+fi
+
 step "SIGTERM and SIGINT while the trace is written: nothing left"
 big=()
 for i in 1 2 3 4 5 6; do big+=(-i "$FIX/external/lisa_trappy_2014a.dat"); done
