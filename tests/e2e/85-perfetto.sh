@@ -194,6 +194,31 @@ select distinct cpu from ftrace_event order by cpu;
 SQL
 assert_eq "0 1 2 3" "$(grep -E '^[0-9]+$' cpus.txt | tr '\n' ' ' | sed 's/ $//')" "CPUs of host and guest"
 
+step "several chains compressed on two threads: the same file every time"
+six=()
+for i in 1 2 3 4 5 6; do six+=(-i "$FIX/external/lisa_trappy_2014a.dat"); done
+expect_exit 0 $TDAT convert --to perfetto -q "${six[@]}" -o six1.pftrace
+expect_exit 0 $TDAT convert --to perfetto -q "${six[@]}" -o six2.pftrace
+assert_same six1.pftrace six2.pftrace
+packets=$(python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read()
+i = n = 0
+def varint(i):
+    v = s = 0
+    while True:
+        c = d[i]; i += 1; v |= (c & 0x7f) << s; s += 7
+        if c < 0x80: return v, i
+while i < len(d):
+    _, i = varint(i); ln, i = varint(i)
+    n += d[i:i + 2] == bytes([0x92, 0x03]); i += ln
+print(n)' six1.pftrace)
+[ "$packets" -ge 3 ] || fail "only $packets compressed packets: the threads are not exercised"
+"$TP" -q /dev/stdin six1.pftrace 2>/dev/null <<'SQL' | tr -d '"' | tail -n 1 >got.txt
+select count(*) from ftrace_event;
+SQL
+assert_eq $((6 * 51797)) "$(cat got.txt)" "events of six inputs"
+
 step "a cut file: its complete pages exported, one line, exit 1"
 cut=$FIX/truncated/v6-sched-irq.cut-at-5470064.dat
 expect_exit 1 $TDAT convert --to perfetto -q -i "$cut" -o cut.pftrace
