@@ -3,7 +3,7 @@
  * convert.c - the convert applet: rewrite a trace.dat as v6 or v7, with
  * another compression (options follow trace-cmd convert; the work is in
  * convert/copy/, copy.h), or export it with --to parquet (convert/parquet/,
- * parquet.h).
+ * parquet.h) or --to perfetto (convert/perfetto/, perfetto.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,12 +14,14 @@
 #include "cmds/cmds.h"
 #include "convert/copy/copy.h"
 #include "convert/parquet/parquet.h"
+#include "convert/perfetto/perfetto.h"
 #include "cmds/outopts.h"
 #include "cmds/progress.h"
 
 static const char usage[] =
 "usage: tdat convert [-i INPUT] [-o OUTPUT | OUTPUT] [OPTIONS]\n"
 "       tdat convert --to parquet -i INPUT... -o DIR [--level N] [-q]\n"
+"       tdat convert --to perfetto -i INPUT... -o OUT.pftrace [--level N] [-q]\n"
 "\n"
 "Rewrite a trace.dat as file version 6 or 7, with the compression asked\n"
 "for.  Everything the output version can hold is kept; what v6 cannot\n"
@@ -37,7 +39,8 @@ static const char usage[] =
 "  --to FORMAT            tracedat (the default), or parquet: a dataset\n"
 "                         directory DIR, one table per event, meta.json;\n"
 "                         several -i, or a directory of .dat files, make\n"
-"                         a fleet dataset (tdat-convert(1))\n"
+"                         a fleet dataset (tdat-convert(1)); or perfetto:\n"
+"                         one Perfetto trace of every -i (ui.perfetto.dev)\n"
 "  -q                     no progress line\n"
 "  -h, --help             show this help\n"
 "\n"
@@ -79,10 +82,12 @@ static int parse_option(struct args *a, int c, const char *arg)
 		a->in = arg;
 		return 0;
 	case OPT_TO:
-		if (strcmp(arg, "parquet") && strcmp(arg, "tracedat"))
+		if (strcmp(arg, "parquet") && strcmp(arg, "perfetto") &&
+		    strcmp(arg, "tracedat"))
 			return usage_error("--to: \"%s\" is not a format"
-					   " (tracedat or parquet)", arg);
-		a->to = strcmp(arg, "parquet") ? NULL : arg;
+					   " (tracedat, parquet or perfetto)",
+					   arg);
+		a->to = strcmp(arg, "tracedat") ? arg : NULL;
 		return 0;
 	default:
 		r = outopt_parse(&a->opts, c, arg);
@@ -120,7 +125,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 	if (!a->opts.out)
 		return usage_error("no output file given (-o OUTPUT)");
 	if (!a->to && a->nin > 1)
-		return usage_error("one -i only (several go with --to parquet)");
+		return usage_error("one -i only (several go with --to parquet"
+				   " or perfetto)");
 	if (!a->to && !a->opts.version)
 		a->opts.version = 7;
 	return 0;
@@ -154,8 +160,8 @@ static void warn_line(void *ctx, const char *msg)
 	fprintf(stderr, "tdat convert: warning: %s\n", msg);
 }
 
-/* The trace.dat options mean nothing to a dataset. */
-static int parquet_options_ok(const struct args *a)
+/* The trace.dat options mean nothing to an export. */
+static int export_options_ok(const struct args *a)
 {
 	const char *bad = a->opts.version ? "--file-version" :
 			  a->opts.compression ? "--compression" :
@@ -163,7 +169,7 @@ static int parquet_options_ok(const struct args *a)
 			  a->opts.threads ? "--threads" : NULL;
 
 	if (bad)
-		return usage_error("%s does not go with --to parquet", bad);
+		return usage_error("%s does not go with --to %s", bad, a->to);
 	return 0;
 }
 
@@ -206,7 +212,7 @@ static int run_parquet(struct args *a)
 	char **list = NULL;
 	int n = 0, r, k;
 
-	if (parquet_options_ok(a))
+	if (export_options_ok(a))
 		return 2;
 	if (!a->nin)
 		a->ins[a->nin++] = "trace.dat";
@@ -229,6 +235,39 @@ static int run_parquet(struct args *a)
 	return r;
 }
 
+static int run_perfetto(struct args *a)
+{
+	struct perfetto_opts po;
+	struct progress prog;
+	int k, r;
+
+	if (export_options_ok(a))
+		return 2;
+	if (a->opts.level > 9)
+		return usage_error("--level: %d is not a zlib level (1 to 9)",
+				   a->opts.level);
+	if (!a->nin)
+		a->ins[a->nin++] = "trace.dat";
+	if (a->nin > PERFETTO_MAX_INPUTS)
+		return usage_error("at most %d -i go into one trace",
+				   PERFETTO_MAX_INPUTS);
+	for (k = 0; k < a->nin; k++)
+		if (same_file(a->ins[k], a->opts.out))
+			return usage_error("the output \"%s\" is an input",
+					   a->opts.out);
+	memset(&po, 0, sizeof(po));
+	po.inputs = a->ins;
+	po.ninputs = a->nin;
+	po.out = a->opts.out;
+	po.level = a->opts.level;
+	progress_start(&prog, a->opts.quiet);
+	po.progress = show_progress;
+	po.progress_ctx = &prog;
+	r = perfetto_run(&po);
+	end_progress(&prog);
+	return r;
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	struct convert_opts o;
@@ -243,6 +282,8 @@ int cmd_convert(int argc, char **argv)
 	r = parse_args(&a, argc, argv);
 	if (r)
 		return r == 1 ? 0 : r;
+	if (a.to && !strcmp(a.to, "perfetto"))
+		return run_perfetto(&a);
 	if (a.to)
 		return run_parquet(&a);
 	memset(&o, 0, sizeof(o));

@@ -29,11 +29,6 @@ static const struct {
 };
 #define NOWN (int)(sizeof(own) / sizeof(own[0]))
 
-static int int_size(int n)
-{
-	return n == 1 || n == 2 || n == 4 || n == 8;
-}
-
 static int taken(const char *name)
 {
 	int i;
@@ -50,63 +45,42 @@ static int is_bprint(const struct tep_event *ev)
 	       !strcmp(ev->name, "bprint");
 }
 
-/* An array whose length each record says (dynamic, or flexible). */
-static void set_variable(struct colspec *sp, struct pq_column *c,
-			 const struct tep_format_field *f, int is_signed)
-{
-	int es = f->elementsize;
-
-	sp->fixed = 0;
-	if (int_size(es) && (es > 1 || is_signed)) {
-		sp->read = READ_LIST;
-		sp->es = es;
-		c->kind = PQ_INT_LIST;
-		c->bits = es * 8;
-	} else {		/* bytes */
-		sp->read = READ_BYTES;
-		c->kind = PQ_BINARY;
-	}
-}
-
-/* How field f is read and typed, as json_put_field shows it. */
+/* How field f is read and typed, as json_put_field shows it
+ * (report_field_kind decides). */
 static void classify(struct colspec *sp, struct pq_column *c,
 		     const struct tep_format_field *f)
 {
-	int is_signed = (f->flags & TEP_FIELD_IS_SIGNED) &&
-			!report_field_is_raw_marker(f);
-	int size = f->size, es = f->elementsize;
+	struct report_field_kind k;
 
+	report_field_kind(f, &k);
 	sp->f = f;
 	sp->src = SRC_FIELD;
 	sp->offset = f->offset;
-	sp->size = size;
-	sp->fixed = !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
-		    !(size == 0 && (f->flags & TEP_FIELD_IS_ARRAY));
+	sp->size = f->size;
+	sp->fixed = k.fixed;
 	c->optional = 1;
 	c->enc = PQ_ENC_AUTO;
-	c->is_signed = is_signed;
-	if (report_field_is_text(f)) {
+	c->is_signed = k.is_signed;
+	switch (k.read) {
+	case REPORT_READ_TEXT:
 		sp->read = READ_TEXT;
 		c->kind = PQ_STRING;
-	} else if (!sp->fixed) {
-		set_variable(sp, c, f, is_signed);
-	} else if (f->flags & TEP_FIELD_IS_ARRAY) {
-		if (!int_size(es) || size % es) {
-			es = 1;
-			c->is_signed = 0;
-		}
+		break;
+	case REPORT_READ_LIST:
 		sp->read = READ_LIST;
-		sp->es = es;
+		sp->es = k.es;
 		c->kind = PQ_INT_LIST;
-		c->bits = es * 8;
-	} else if (int_size(size)) {
+		c->bits = k.es * 8;
+		break;
+	case REPORT_READ_INT:
 		sp->read = READ_INT;
 		c->kind = PQ_INT;
-		c->bits = size * 8;
-		c->is_signed = is_signed && !(f->flags & TEP_FIELD_IS_POINTER);
-	} else {
+		c->bits = k.size * 8;
+		break;
+	case REPORT_READ_BYTES:
 		sp->read = READ_BYTES;
 		c->kind = PQ_BINARY;
+		break;
 	}
 	sp->is_signed = c->is_signed;
 }

@@ -8,36 +8,10 @@
 #include "convert/parquet/parquet_internal.h"
 #include "convert/report/report.h"
 
-/* Byte c (>= 0x80, not valid UTF-8 where it stands) as U+00XX. */
-static int add_latin1(struct tdat_bytes *out, uint8_t c)
-{
-	uint8_t u[2] = { (uint8_t)(0xc0 | c >> 6), (uint8_t)(0x80 | (c & 0x3f)) };
-
-	return tdat_bytes_add(out, u, 2);
-}
-
-/* Append s made UTF-8; the plain runs are copied whole. */
+/* Append s made UTF-8 (report_utf8_add: shared with the other exports). */
 static int add_utf8(struct tdat_bytes *out, const char *s, size_t n)
 {
-	const uint8_t *p = (const uint8_t *)s;
-	size_t i = 0, run = 0, len;
-
-	while (i < n) {
-		if (p[i] < 0x80) {
-			i++;
-			continue;
-		}
-		len = report_utf8_len(p + i, n - i);
-		if (len) {
-			i += len;
-			continue;
-		}
-		if (tdat_bytes_add(out, s + run, i - run) ||
-		    add_latin1(out, p[i]))
-			return -1;
-		run = ++i;
-	}
-	return tdat_bytes_add(out, s + run, i - run);
+	return report_utf8_add(out, s, n);
 }
 
 int text_utf8(struct tdat_bytes *out, const char *s, size_t n)

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include "convert/report/report.h"
+#include "libfmt/bytes.h"
 
 int report_field_is_raw_marker(const struct tep_format_field *f)
 {
@@ -79,4 +80,85 @@ size_t report_utf8_len(const uint8_t *p, size_t n)
 	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
 		return 0;
 	return len;
+}
+
+static int int_size(int n)
+{
+	return n == 1 || n == 2 || n == 4 || n == 8;
+}
+
+/* An array whose length each record says (dynamic, or flexible): numbers
+ * of a size that fits, else bytes. */
+static void variable_kind(const struct tep_format_field *f,
+			  struct report_field_kind *k)
+{
+	int es = f->elementsize;
+
+	if (int_size(es) && (es > 1 || k->is_signed)) {
+		k->read = REPORT_READ_LIST;
+		k->es = es;
+	} else {
+		k->read = REPORT_READ_BYTES;
+	}
+}
+
+void report_field_kind(const struct tep_format_field *f,
+		       struct report_field_kind *k)
+{
+	int size = f->size, es = f->elementsize;
+
+	memset(k, 0, sizeof(*k));
+	k->is_signed = (f->flags & TEP_FIELD_IS_SIGNED) &&
+		       !report_field_is_raw_marker(f);
+	k->size = size;
+	k->fixed = !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
+		   !(size == 0 && (f->flags & TEP_FIELD_IS_ARRAY));
+	if (report_field_is_text(f)) {
+		k->read = REPORT_READ_TEXT;
+	} else if (!k->fixed) {
+		variable_kind(f, k);
+	} else if (f->flags & TEP_FIELD_IS_ARRAY) {
+		if (!int_size(es) || size % es) {
+			es = 1;
+			k->is_signed = 0;
+		}
+		k->read = REPORT_READ_LIST;
+		k->es = es;
+	} else if (int_size(size)) {
+		k->read = REPORT_READ_INT;
+		k->is_signed = k->is_signed && !(f->flags & TEP_FIELD_IS_POINTER);
+	} else {
+		k->read = REPORT_READ_BYTES;
+	}
+}
+
+/* Byte c (>= 0x80, not valid UTF-8 where it stands) as U+00XX. */
+static int add_latin1(struct tdat_bytes *out, uint8_t c)
+{
+	uint8_t u[2] = { (uint8_t)(0xc0 | c >> 6), (uint8_t)(0x80 | (c & 0x3f)) };
+
+	return tdat_bytes_add(out, u, 2);
+}
+
+int report_utf8_add(struct tdat_bytes *out, const char *s, size_t n)
+{
+	const uint8_t *p = (const uint8_t *)s;
+	size_t i = 0, run = 0, len;
+
+	while (i < n) {
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		len = report_utf8_len(p + i, n - i);
+		if (len) {
+			i += len;
+			continue;
+		}
+		if (tdat_bytes_add(out, s + run, i - run) ||
+		    add_latin1(out, p[i]))
+			return -1;
+		run = ++i;
+	}
+	return tdat_bytes_add(out, s + run, i - run);
 }

@@ -141,5 +141,32 @@ int report_field_is_raw_marker(const struct tep_format_field *f);
 /* Length of the valid UTF-8 sequence at p (a byte >= 0x80), or 0: no
  * overlong forms, no surrogates, nothing past U+10FFFF. */
 size_t report_utf8_len(const uint8_t *p, size_t n);
+/* n bytes of s appended to out as UTF-8, as --json shows text: valid
+ * UTF-8 as it is, every other byte as the character U+00XX.  0, or -1
+ * when out of memory. */
+struct tdat_bytes;
+int report_utf8_add(struct tdat_bytes *out, const char *s, size_t n);
+
+/* How a field's bytes become a value, as --json shows it. */
+enum report_read {
+	REPORT_READ_INT,	/* a number of `size` bytes */
+	REPORT_READ_TEXT,	/* a char array, up to its NUL */
+	REPORT_READ_BYTES,	/* bytes (--json: an array of them) */
+	REPORT_READ_LIST,	/* an array of `es`-byte numbers */
+};
+
+struct report_field_kind {
+	enum report_read read;
+	int fixed;		/* its place is the format's offset and size
+				 * alone (else report_field_span finds it) */
+	int size;		/* REPORT_READ_INT: bytes */
+	int es;			/* REPORT_READ_LIST: bytes an element */
+	int is_signed;		/* numbers sign-extended (never addresses) */
+};
+
+/* What field f is, by the rules json_put_field follows; the exports
+ * type their columns and values from it. */
+void report_field_kind(const struct tep_format_field *f,
+		       struct report_field_kind *k);
 
 #endif

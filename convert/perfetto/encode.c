@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * encode.c - one event as an FtraceEvent: its timestamp (report's, every
+ * correction applied), its pid (always written: trace_processor drops an
+ * event without one), and one payload message whose field number says
+ * the event, its fields read where the format says, in the file's byte
+ * order, by the rules --json follows.  A field that lies outside its
+ * record is left out, as --json shows it null.
+ */
+#include <string.h>
+#include "convert/perfetto/perfetto_internal.h"
+
+enum { EV_TIMESTAMP = 1, EV_PID = 2, BUNDLE_EVENT = 2, BUNDLE_DESC = 11 };
+
+static uint64_t load(int big, const uint8_t *p, int n)
+{
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2:
+		return tdat_load16(big, p);
+	case 4:
+		return tdat_load32(big, p);
+	}
+	return tdat_load64(big, p);
+}
+
+/* An n-byte number, sign-extended to 64 bits when it is signed. */
+static uint64_t number(int big, const uint8_t *p, int n, int is_signed)
+{
+	uint64_t v = load(big, p, n), sign;
+
+	if (is_signed && n < 8) {
+		sign = 1ull << (n * 8 - 1);
+		v = (v ^ sign) - sign;
+	}
+	return v;
+}
+
+/* Where pf's bytes are in e's record: 0, or -1 outside it. */
+static int span(const struct report_event *e, const struct pf_field *pf,
+		size_t *start, size_t *len)
+{
+	size_t size = (size_t)e->rec->size;
+	const struct tep_format_field *f = pf->f;
+
+	if (!pf->k.fixed)
+		return report_field_span(e->tep, f, e->rec->data, size, start,
+					 len);
+	if (f->offset < 0 || f->size < 0 || (size_t)f->offset > size ||
+	    (size_t)f->size > size - (size_t)f->offset)
+		return -1;
+	*start = (size_t)f->offset;
+	*len = (size_t)f->size;
+	return 0;
+}
+
+/* Text up to its NUL, made UTF-8 as --json makes it. */
+static void put_text(struct encoder *x, struct pb *b, uint32_t num,
+		     const uint8_t *p, size_t len)
+{
+	const uint8_t *nul = memchr(p, 0, len);
+	size_t n = nul ? (size_t)(nul - p) : len, i;
+
+	for (i = 0; i < n && p[i] < 0x80; i++)
+		;
+	if (i == n) {
+		pb_bytes(b, num, p, n);
+		return;
+	}
+	tdat_bytes_reset(&x->text);
+	if (report_utf8_add(&x->text, (const char *)p, n)) {
+		b->failed = 1;
+		return;
+	}
+	pb_bytes(b, num, x->text.data, x->text.len);
+}
+
+static void add_decimal(struct tdat_bytes *t, uint64_t v, int negative)
+{
+	char buf[24];
+	size_t i = sizeof(buf);
+
+	if (negative)
+		v = (uint64_t)0 - v;
+	do {
+		buf[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (negative)
+		buf[--i] = '-';
+	tdat_bytes_add(t, buf + i, sizeof(buf) - i);
+}
+
+/* An array as the text --json prints for it: "[1,2,3]". */
+static void put_array(struct encoder *x, struct pb *b, int big,
+		      const struct pf_field *pf, const uint8_t *p, size_t len)
+{
+	int es = pf->k.read == REPORT_READ_LIST ? pf->k.es : 1;
+	int is_signed = pf->k.read == REPORT_READ_LIST && pf->k.is_signed;
+	struct tdat_bytes *t = &x->text;
+	uint64_t v;
+	size_t i;
+
+	if (len % (size_t)es) {	/* not whole elements: bytes */
+		es = 1;
+		is_signed = 0;
+	}
+	tdat_bytes_reset(t);
+	tdat_bytes_add(t, "[", 1);
+	for (i = 0; i < len; i += (size_t)es) {
+		if (i)
+			tdat_bytes_add(t, ",", 1);
+		v = number(big, p + i, es, is_signed);
+		add_decimal(t, v, is_signed && (int64_t)v < 0);
+	}
+	if (tdat_bytes_add(t, "]", 1)) {
+		b->failed = 1;
+		return;
+	}
+	pb_bytes(b, pf->num, t->data, t->len);
+}
+
+/* sys_enter's args: one tag an element. */
+static void put_repeated(struct pb *b, int big, const struct pf_field *pf,
+			 const uint8_t *p, size_t len)
+{
+	int es = pf->k.read == REPORT_READ_LIST ? pf->k.es : pf->k.size;
+	size_t i;
+
+	if (es != 1 && es != 2 && es != 4 && es != 8)
+		return;
+	for (i = 0; i + (size_t)es <= len; i += (size_t)es)
+		pb_uint(b, pf->num, number(big, p + i, es, pf->k.is_signed));
+}
+
+static void put_field(struct encoder *x, struct pb *b, int big,
+		      const struct pf_field *pf, const struct report_event *e)
+{
+	const uint8_t *p;
+	size_t start, len;
+	uint64_t v;
+
+	if (span(e, pf, &start, &len))
+		return;
+	p = (const uint8_t *)e->rec->data + start;
+	switch (pf->type) {
+	case PT_STR:
+		put_text(x, b, pf->num, p, len);
+		break;
+	case PT_U64_REP:
+		put_repeated(b, big, pf, p, len);
+		break;
+	case PT_JSON:
+		put_array(x, b, big, pf, p, len);
+		break;
+	case PT_S64:
+		pb_sint(b, pf->num, (int64_t)number(big, p, pf->k.size, 1));
+		break;
+	default:
+		v = number(big, p, pf->k.size, pf->k.is_signed);
+		pb_uint(b, pf->num, v);
+		if (pf->names && x->named && v < PF_NAMED_PIDS)
+			x->named[v >> 3] |= (uint8_t)(1u << (v & 7));
+		break;
+	}
+}
+
+/* GenericFtraceEvent.Field: name, then str (3), int (4) or uint (5). */
+static void put_legacy_field(struct encoder *x, struct pb *b, int big,
+			     const struct pf_field *pf,
+			     const struct report_event *e)
+{
+	struct pf_field v = *pf;
+	struct pb_mark m;
+
+	m = pb_open(b, 2, 1);
+	pb_string(b, 1, pf->f->name);
+	v.num = pf->type == PT_S64 ? 4 : pf->type == PT_U64 ? 5 : 3;
+	if (v.type == PT_S64)	/* int_value is a plain int64 */
+		v.type = PT_I64;
+	put_field(x, b, big, &v, e);
+	pb_close(b, m);
+}
+
+/* trace_processor reads a print as atrace text ("B|pid|name", "E|pid",
+ * "C|pid|name|value"...) and counts any other text as an import error:
+ * only the former go typed. */
+static int is_atrace(const struct pf_map *m, const struct report_event *e)
+{
+	const uint8_t *p;
+	size_t start, len;
+	int i;
+
+	for (i = 0; i < m->n && strcmp(m->fields[i].f->name, "buf"); i++)
+		;
+	if (i == m->n || span(e, &m->fields[i], &start, &len))
+		return 0;
+	p = (const uint8_t *)e->rec->data + start;
+	while (len && (p[len - 1] == '\n' || p[len - 1] == 0))
+		len--;
+	if (len == 1)
+		return p[0] == 'E';
+	return len >= 2 && p[1] == '|' && memchr("BECSFINGH", p[0], 9);
+}
+
+void encode_event(struct encoder *x, struct pb *b, struct pf_map *m,
+		  const struct report_event *e)
+{
+	int big = x->big[e->input], i;
+	struct pb_mark em, pm;
+
+	if (m->print && !is_atrace(m, e))
+		m = m->plain;
+	if (m->form == FORM_SELF && !m->desc_sent) {
+		pb_bytes(b, BUNDLE_DESC, m->desc.data, m->desc.len);
+		m->desc_sent = !pb_failed(b);
+	}
+	em = pb_open(b, BUNDLE_EVENT, 1);
+	pb_uint(b, EV_TIMESTAMP, e->ts);
+	pb_uint(b, EV_PID, (uint32_t)e->pid);
+	pm = pb_open(b, m->id, 1);
+	if (m->form == FORM_LEGACY) {
+		pb_string(b, 1, m->name);
+		for (i = 0; i < m->n; i++)
+			put_legacy_field(x, b, big, &m->fields[i], e);
+	} else {
+		for (i = 0; i < m->n; i++)
+			put_field(x, b, big, &m->fields[i], e);
+	}
+	pb_close(b, pm);
+	pb_close(b, em);
+}

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfetto_internal.h - what the files of convert/perfetto/ share (the
+ * interface is perfetto.h; the wire format writer is pbwrite/pbwrite.h).
+ *
+ * sink.c gathers packets and writes them zlib-compressed to the file;
+ * bundle.c keeps one FtraceEventBundle open per CPU; maps.c decides how
+ * each event type is written (typed.c's table, or self-describing) and
+ * encode.c writes an event that way; meta.c writes the system info and
+ * the threads' names; run.c walks report's stream.
+ */
+#ifndef PERFETTO_INTERNAL_H
+#define PERFETTO_INTERNAL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <event-parse.h>
+#include "convert/perfetto/perfetto.h"
+#include "convert/perfetto/pbwrite/pbwrite.h"
+#include "convert/report/report.h"
+#include "libfmt/bytes.h"
+#include "libfmt/tracedat.h"
+
+/* TracePacket fields (PERFETTO.md 3) */
+enum {
+	PKT_FTRACE_EVENTS = 1,
+	PKT_PROCESS_TREE = 2,
+	PKT_FTRACE_STATS = 34,
+	PKT_SYSTEM_INFO = 45,
+	PKT_COMPRESSED = 50,
+};
+
+/* ---- sink.c: the trace file ---- */
+
+struct tdat_wholefile;
+struct sink;
+
+#define SINK_WORKERS 2		/* compressing threads */
+
+/* A chain a worker compresses and writes. */
+struct sink_job {
+	struct sink *sink;
+	pthread_t thread;
+	struct pb full;		/* the chain */
+	uint8_t *z;		/* zlib's output */
+	size_t zcap, zlen;
+	uint64_t seq;		/* its place in the file */
+	int busy;		/* holds a chain not written yet */
+};
+
+struct sink {
+	struct tdat_wholefile *w;
+	struct pb chain;	/* Trace.packet fields being gathered */
+	int level;
+	struct tdat_error err;	/* why the last call failed */
+	struct sink_job jobs[SINK_WORKERS];
+	int nworkers;		/* threads running (0: compressed inline) */
+	int sync;		/* lock and cond made */
+	pthread_mutex_t lock;	/* guards the jobs' busy and seq, and: */
+	pthread_cond_t cond;
+	uint64_t seq;		/* chains handed over */
+	uint64_t written;	/* chains in the file: the next to write */
+	int stop;
+	int failed;		/* a worker could not: werr says why */
+	struct tdat_error werr;
+};
+
+int sink_open(struct sink *s, const char *path, int level);
+/* A packet holding one length-delimited field (its payload) of n bytes. */
+int sink_packet(struct sink *s, uint32_t field, const void *p, size_t n);
+/* Everything still held compressed, the file synced and named.  0/-1. */
+int sink_finish(struct sink *s);
+void sink_abort(struct sink *s);
+
+/* ---- typed.c: the events Perfetto has a message for ---- */
+
+enum pf_type {
+	PT_STR, PT_I32, PT_I64, PT_U32, PT_U64,
+	PT_U64_REP,	/* repeated, one tag an element (sys_enter args) */
+	PT_S64,		/* self-describing: zigzag */
+	PT_JSON,	/* self-describing: an array as --json's text */
+};
+
+struct typed_field {
+	const char *name;	/* the format's, which is the proto's */
+	uint8_t num;
+	uint8_t type;		/* enum pf_type */
+};
+
+struct typed_event {
+	const char *system, *name;
+	uint16_t id;		/* FtraceEvent field number */
+	uint8_t analysed;	/* Perfetto's analyses read it: typed even
+				 * when a field of the format has no place */
+	struct typed_field f[8];
+};
+
+/* The message for system/name, or NULL. */
+const struct typed_event *typed_find(const char *system, const char *name);
+
+/* ---- maps.c: how each event type is written ---- */
+
+enum pf_form {
+	FORM_TYPED,	/* Perfetto's own message */
+	FORM_SELF,	/* self-describing, its descriptor sent once */
+	FORM_LEGACY,	/* GenericFtraceEvent: more fields than 31 */
+};
+
+struct pf_field {
+	const struct tep_format_field *f;
+	struct report_field_kind k;
+	uint32_t num;
+	enum pf_type type;
+	int names;		/* a pid trace_processor names a thread by */
+};
+
+struct pf_map {
+	enum pf_form form;
+	uint32_t id;		/* the payload's field number */
+	const char *name;	/* the event's (report's handle owns it) */
+	struct pf_field *fields;
+	int n;
+	struct pb desc;		/* FORM_SELF: GenericEventDescriptor */
+	int desc_sent;
+	int print;		/* ftrace/print: typed for atrace text only */
+	struct pf_map *plain;	/* print's self-describing form */
+};
+
+struct pf_maps {
+	/* per input, a map per event id: 256 pages of 256, made as
+	 * needed (an input's ids are few and close together) */
+	struct pf_map ***by_id[REPORT_MAX_INPUTS];
+	uint32_t next_self;	/* the next self-describing id */
+};
+
+/* The map of event ev of input k, made on first use; NULL when out of
+ * memory or out of self-describing ids. */
+struct pf_map *maps_get(struct pf_maps *m, int k, const struct tep_event *ev);
+void maps_free(struct pf_maps *m);
+
+/* ---- encode.c ---- */
+
+#define PF_NAMED_PIDS (1u << 22)	/* the kernel's PID_MAX_LIMIT */
+
+struct encoder {
+	int big[REPORT_MAX_INPUTS];	/* each input's byte order */
+	struct tdat_bytes text;		/* scratch */
+	uint8_t *named;		/* a bit per pid some event names (sched_switch,
+				 * sched_waking, task_*); NULL: none yet */
+};
+
+/* Event e as an FtraceEvent (field 2 of the bundle b) through map m;
+ * m->desc first when not sent yet. */
+void encode_event(struct encoder *x, struct pb *b, struct pf_map *m,
+		  const struct report_event *e);
+
+/* ---- bundle.c: one open FtraceEventBundle per CPU ---- */
+
+struct bundles {
+	struct pb *cpu;		/* by trace CPU, grown as needed */
+	uint8_t *lost;		/* data was lost before its next bundle */
+	int n;
+	size_t flush_at;	/* bytes that close a bundle */
+	struct sink *sink;
+};
+
+#define PF_MAX_CPUS 1024	/* trace_processor refuses more */
+
+void bundles_init(struct bundles *bs, struct sink *s, int ncpus);
+/* CPU cpu's open bundle (begun if empty); NULL when out of memory. */
+struct pb *bundle_get(struct bundles *bs, int cpu);
+/* Send cpu's bundle if it holds anything; the next is marked lost when
+ * lost is set.  0 or -1. */
+int bundle_send(struct bundles *bs, int cpu, int lost);
+/* After an event went into cpu's bundle: sent when big enough. */
+int bundle_done(struct bundles *bs, int cpu);
+int bundles_flush(struct bundles *bs);
+void bundles_free(struct bundles *bs);
+
+/* ---- meta.c ---- */
+
+/* SystemInfo from f's UNAME.  0 or -1. */
+int meta_system_info(struct sink *s, const struct tdat_file *f);
+/* FtraceStats at the end of the trace from f's CPUSTAT options (the
+ * top buffer's), its CPUs counted from base.  0 or -1. */
+int meta_cpu_stats(struct sink *s, const struct tdat_file *f, int base);
+/* ---- names.c ---- */
+
+/* The saved cmdlines of f appended to text ("PID COMM" lines).  0/-1. */
+int meta_cmdlines(struct tdat_bytes *text, const struct tdat_file *f,
+		  struct tdat_error *err);
+/* f's pid/tgid table ("PID TGID" lines, in an option of CPUCOUNT's id
+ * that holds no count: gpuvis's trace-cmd) appended to text.  0/-1. */
+int meta_tgids(struct tdat_bytes *text, const struct tdat_file *f,
+	       struct tdat_error *err);
+/* A ProcessTree: a Process for each tgid of the table, a Thread for each
+ * pid of the table (with its tgid) and of the cmdlines, named from the
+ * cmdlines unless an event names it (named: a bit per pid, may be
+ * NULL).  0 or -1. */
+int meta_threads(struct sink *s, const struct tdat_bytes *cmdlines,
+		 const struct tdat_bytes *tgids, const uint8_t *named);
+
+#endif
