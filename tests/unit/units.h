@@ -43,4 +43,5 @@ void suite_outputs(void);
 void suite_tsdiff(void);
 void suite_tepfmt(void);
 void suite_pqwrite(void);
+void suite_fastfmt(void);
 #endif
