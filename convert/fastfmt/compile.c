@@ -177,11 +177,15 @@ static int walk(struct ff_builder *b)
 	return arg ? -1 : 0;
 }
 
-/* Only an event printed from its print fmt alone, parsed whole. */
+/*
+ * Only an event printed from its print fmt alone, parsed whole: none
+ * with a plugin's handler, none libtraceevent flags (ftrace's print,
+ * bprint and function events it prints its own way, failed ones).
+ */
 static int compilable(const struct tep_event *ev)
 {
-	return !ev->handler && !(ev->flags & TEP_EVENT_FL_FAILED) &&
-	       ev->print_fmt.format && ev->tep;
+	return !ev->handler && !ev->flags && ev->print_fmt.format &&
+	       ev->tep && !(ev->system && !strcmp(ev->system, "ftrace"));
 }
 
 struct fastfmt *fastfmt_compile(struct tep_event *ev)

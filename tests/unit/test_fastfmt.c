@@ -268,6 +268,27 @@ static void test_handler_left(void)
 	tep_free(tep);
 }
 
+/* ftrace's bprint in an old kernel's plain words: libtraceevent prints
+ * it from its printk format instead (found by fuzz_fastfmt). */
+static const char bprint[] =
+	"name: bprint\nID: 6\nformat:\n" COMMON
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:const char * fmt;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:u32 buf[];\toffset:24;\tsize:0;\tsigned:0;\n\n"
+	"print fmt: \"%08lx fmt:%p\", REC->ip, REC->fmt\n";
+
+static void test_ftrace_left(void)
+{
+	struct tep_handle *tep = handle(0, 8);
+	struct tep_event *ev = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(tepfmt_parse(tep, &ev, bprint,
+					   sizeof(bprint) - 1, "ftrace", NULL),
+			      0);
+	CU_ASSERT_PTR_NULL(fastfmt_compile(ev));
+	tep_free(tep);
+}
+
 /* ---- every event of the fixtures ---- */
 
 static uint64_t rng_next(uint64_t *x)
@@ -399,6 +420,8 @@ void suite_fastfmt(void)
 	CU_add_test(s, "short records are left to libtraceevent",
 		    test_short_records);
 	CU_add_test(s, "plugin events are left to it", test_handler_left);
+	CU_add_test(s, "ftrace's own events are left to libtraceevent",
+		    test_ftrace_left);
 	CU_add_test(s, "every fixture's records print as libtraceevent",
 		    test_fixtures);
 }
