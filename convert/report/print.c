@@ -55,20 +55,34 @@ static uint64_t round_us(uint64_t ts)
  * a tenth of a report's time.  Same output as the formats noted.
  */
 
-/* Decimal digits of v, at least min of them (zero-padded); its length. */
+/* Decimal digits of v, at least min (<= 24) of them (zero-padded); its
+ * length.  Two digits a division: the line prefix's numbers were a
+ * few percent of a report. */
 static int put_digits(char *buf, uint64_t v, int min)
 {
-	char tmp[24];
-	int n = 0, len;
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	char tmp[32];
+	int n = (int)sizeof(tmp), len;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n < min)
-		tmp[n++] = '0';
-	for (len = 0; n; len++)
-		buf[len] = tmp[--n];
+	while (v >= 100) {
+		n -= 2;
+		memcpy(tmp + n, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		n -= 2;
+		memcpy(tmp + n, pairs + 2 * v, 2);
+	} else {
+		tmp[--n] = (char)('0' + v);
+	}
+	while ((int)sizeof(tmp) - n < min && n > 0)
+		tmp[--n] = '0';
+	len = (int)sizeof(tmp) - n;
+	memcpy(buf, tmp + n, (size_t)len);
 	return len;
 }
 
