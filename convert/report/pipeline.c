@@ -498,6 +498,7 @@ static int worker_init(struct worker *w, struct pipeline *pl,
 	w->pl = pl;
 	w->p = *p;
 	w->p.cache = NULL;
+	w->p.fast = NULL;
 	memset(&w->p.swapped, 0, sizeof(w->p.swapped));
 	trace_seq_init(&w->p.seq);
 	w->tep = calloc((size_t)n, sizeof(*w->tep));
@@ -745,6 +746,7 @@ static int reader_init(struct reader *r, struct pipeline *pl,
 	r->o = p->o;
 	r->p = *p;
 	r->p.cache = NULL;
+	r->p.fast = NULL;
 	trace_seq_init(&r->p.seq);
 	outbuf_init(&r->scratch, NULL);
 	r->p.o = &r->scratch;

@@ -30,6 +30,7 @@ void print_init(struct printer *p, struct outbuf *o,
 	p->line = print_text_line;
 	p->o = o;
 	p->opts = *opts;
+	p->fast_on = fastfmt_enabled();
 	trace_seq_init(&p->seq);
 }
 
@@ -39,6 +40,8 @@ void print_done(struct printer *p)
 	body_cache_free(p->cache);
 	p->cache = NULL;
 	tdat_bytes_free(&p->swapped);
+	fast_table_free(p->fast);
+	p->fast = NULL;
 }
 
 /* Nanoseconds to the nearest microsecond, without overflow at the top. */
@@ -52,20 +55,34 @@ static uint64_t round_us(uint64_t ts)
  * a tenth of a report's time.  Same output as the formats noted.
  */
 
-/* Decimal digits of v, at least min of them (zero-padded); its length. */
+/* Decimal digits of v, at least min (<= 24) of them (zero-padded); its
+ * length.  Two digits a division: the line prefix's numbers were a
+ * few percent of a report. */
 static int put_digits(char *buf, uint64_t v, int min)
 {
-	char tmp[24];
-	int n = 0, len;
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	char tmp[32];
+	int n = (int)sizeof(tmp), len;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n < min)
-		tmp[n++] = '0';
-	for (len = 0; n; len++)
-		buf[len] = tmp[--n];
+	while (v >= 100) {
+		n -= 2;
+		memcpy(tmp + n, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		n -= 2;
+		memcpy(tmp + n, pairs + 2 * v, 2);
+	} else {
+		tmp[--n] = (char)('0' + v);
+	}
+	while ((int)sizeof(tmp) - n < min && n > 0)
+		tmp[--n] = '0';
+	len = (int)sizeof(tmp) - n;
+	memcpy(buf, tmp + n, (size_t)len);
 	return len;
 }
 
@@ -183,17 +200,49 @@ int event_has_state(const struct tep_event *ev)
 	       strcmp(ev->system, "timer");
 }
 
+/* One trailing newline is dropped; the line gets its own. */
+static void put_body(struct outbuf *o, const char *text, size_t len)
+{
+	if (len && text[len - 1] == '\n')
+		len--;
+	outbuf_put(o, text, len);
+}
+
+/*
+ * The text of an event whose print fmt is compiled (fastfmt.h), as
+ * libtraceevent prints it: 1, or 0 when the record is left to it.  -R
+ * prints the fields instead, and stays with libtraceevent.
+ */
+static int put_compiled(struct printer *p, const struct event_view *e,
+			const struct fast_event *fe)
+{
+	char text[2048];
+	int n;
+
+	if (!fe || !fe->prog || p->opts.raw)
+		return 0;
+	n = fastfmt_print(fe->prog, e->rec->data, (uint32_t)e->rec->size,
+			  text, sizeof(text));
+	if (n < 0)
+		return 0;
+	put_body(p->o, text, (size_t)n);
+	return 1;
+}
+
 static void put_info(struct printer *p, const struct event_view *e,
 		     struct tep_event *ev)
 {
 	struct trace_seq *seq = &p->seq;
 	/* A padded record's text depends on bytes past it: not cached. */
 	int cache = !event_has_state(ev) && e->readable == (uint32_t)e->rec->size;
+	const struct fast_event *fe = fast_event_of(&p->fast, ev, p->fast_on);
 	const struct tep_record *rec = e->rec;
 	struct tep_record tmp;
 	const char *text;
 	size_t len;
 
+	if (put_compiled(p, e, fe))
+		return;
 	if (cache && !p->cache)
 		p->cache = body_cache_new();
 	if (cache && p->cache) {
@@ -204,7 +253,8 @@ static void put_info(struct printer *p, const struct event_view *e,
 		}
 	}
 	trace_seq_reset(seq);
-	if (!p->opts.raw)	/* this handle's helper counts, for rec */
+	/* this handle's helper counts, for rec */
+	if (!p->opts.raw && (!fe || fe->counts))
 		tepfmt_bound_counts(e->tep, e->rec, (uint32_t)e->rec->size);
 	rec = host_pointers(e, ev, p->opts.raw, &tmp, &p->swapped);
 	if (!rec)
@@ -217,10 +267,9 @@ static void put_info(struct printer *p, const struct event_view *e,
 				p->opts.raw ? TEP_PRINT_INFO_RAW :
 					      TEP_PRINT_INFO);
 	trace_seq_terminate(seq);
-	/* One trailing newline is dropped; the line gets its own. */
+	put_body(p->o, seq->buffer, seq->len);
 	if (seq->len && seq->buffer[seq->len - 1] == '\n')
 		seq->len--;
-	outbuf_put(p->o, seq->buffer, seq->len);
 	if (cache && p->cache)
 		body_cache_put(p->cache, e->tep, e->rec, seq->buffer,
 			       seq->len);

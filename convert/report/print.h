@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <event-parse.h>
 #include "libfmt/bytes.h"
+#include "convert/fastfmt/fastfmt.h"
 
 struct fgraph;
 
@@ -70,6 +71,8 @@ struct printer {
 				 * difference used it (put_diff), 0 none */
 	struct body_cache *cache;	/* texts by payload, made on first use */
 	struct tdat_bytes swapped;	/* hostptr.c's copy of a record */
+	struct fast_table *fast;	/* per event type, made on first use */
+	int fast_on;		/* compile print fmts (TDAT_NO_FASTFMT unset) */
 };
 
 /* hostptr.c: e's record for libtraceevent's text, or on a big-endian
@@ -107,6 +110,19 @@ const char *body_cache_get(struct body_cache *c, const void *tep,
 			   const struct tep_record *r, size_t *len);
 void body_cache_put(struct body_cache *c, const void *tep,
 		    const struct tep_record *r, const char *text, size_t len);
+
+/* fastcache.c: what put_info keeps of each event type it printed. */
+struct fast_event {
+	const struct tep_event *ev;	/* NULL: an empty slot */
+	struct fastfmt *prog;	/* its compiled print fmt, or NULL */
+	int counts;		/* tepfmt_bound_counts has work */
+};
+struct fast_table;
+/* ev's entry in *t (made, with *t, on first use; compiled unless compile
+ * is 0), or NULL when out of memory. */
+const struct fast_event *fast_event_of(struct fast_table **t,
+				       struct tep_event *ev, int compile);
+void fast_table_free(struct fast_table *t);
 
 /* A plugin that may keep state prints ev: it must see every such event
  * in stream order, on one handle. */

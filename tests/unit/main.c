@@ -65,6 +65,7 @@ int main(void)
 	suite_tepfmt();
 	suite_pqwrite();
 	suite_pbwrite();
+	suite_fastfmt();
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

@@ -44,4 +44,5 @@ void suite_tsdiff(void);
 void suite_tepfmt(void);
 void suite_pqwrite(void);
 void suite_pbwrite(void);
+void suite_fastfmt(void);
 #endif

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * run.c - a compiled print fmt over one record: the numbers formatted
+ * by hand as printf formats them (libtraceevent hands each conversion
+ * to printf with the value converted to the conversion's C type).
+ */
+#include <string.h>
+#include "convert/fastfmt/fastfmt_internal.h"
+#include "libfmt/tracedat.h"
+
+#define NUM_ROOM 96	/* a number's text: width <= 64, or 20 digits + 3 */
+
+struct out {
+	char *p;
+	size_t n, cap;
+};
+
+static int put(struct out *o, const char *s, size_t n)
+{
+	if (n > o->cap - o->n)
+		return -1;
+	memcpy(o->p + o->n, s, n);
+	o->n += n;
+	return 0;
+}
+
+static uint64_t load(int big, const uint8_t *p, int size)
+{
+	switch (size) {
+	case 1:
+		return *p;
+	case 2:
+		return tdat_load16(big, p);
+	case 4:
+		return tdat_load32(big, p);
+	default:
+		return tdat_load64(big, p);
+	}
+}
+
+/* Digits of v in base 10 or 16 at the end of buf (end): their start. */
+static char *digits(char *end, uint64_t v, char conv)
+{
+	const char *set = conv == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+	unsigned base = conv == 'x' || conv == 'X' ? 16 : 10;
+
+	do {
+		*--end = set[v % base];
+		v /= base;
+	} while (v);
+	return end;
+}
+
+/* v as the conversion's C type: its magnitude, *neg for a negative. */
+static uint64_t typed(const struct ff_op *op, uint64_t v, int *neg)
+{
+	uint64_t sign;
+
+	if (op->bits < 64)
+		v &= ((uint64_t)1 << op->bits) - 1;
+	*neg = 0;
+	if (op->conv != 'd' && op->conv != 'i')
+		return v;
+	sign = (uint64_t)1 << (op->bits - 1);
+	if (!(v & sign))
+		return v;
+	*neg = 1;
+	/* the two's complement magnitude within bits */
+	return op->bits < 64 ? ((uint64_t)1 << op->bits) - v : (uint64_t)0 - v;
+}
+
+/* A number as printf's %[-0#][width][length]conv prints it. */
+static int put_number(struct out *o, const struct ff_op *op, uint64_t raw)
+{
+	char buf[NUM_ROOM], *end = buf + sizeof(buf), *d, *s;
+	int neg, zeros;
+	uint64_t v = typed(op, raw, &neg);
+	size_t body, pad;
+
+	d = digits(end, v, op->conv);
+	s = d;
+	body = (size_t)(end - d);
+	if ((op->flags & FF_ZERO) && !(op->flags & FF_LEFT)) {
+		zeros = (int)op->width - (int)body - neg -
+			((op->flags & FF_ALT) && v ? 2 : 0);
+		while (zeros-- > 0)
+			*--s = '0';
+	}
+	if ((op->flags & FF_ALT) && v) {
+		*--s = op->conv;	/* 'x' or 'X' */
+		*--s = '0';
+	}
+	if (neg)
+		*--s = '-';
+	body = (size_t)(end - s);
+	pad = op->width > body ? op->width - body : 0;
+	if (!(op->flags & FF_LEFT))
+		while (pad)
+			*--s = ' ', pad--;
+	if (put(o, s, (size_t)(end - s)))
+		return -1;
+	for (; pad; pad--)
+		if (put(o, " ", 1))
+			return -1;
+	return 0;
+}
+
+/* %p: glibc's "(nil)", or 0x and the hex of the host's pointer. */
+static int put_pointer(struct out *o, uint64_t v)
+{
+	char buf[24], *end = buf + sizeof(buf), *s;
+
+	v &= (uint64_t)UINTPTR_MAX;
+	if (!v)
+		return put(o, "(nil)", 5);
+	s = digits(end, v, 'x');
+	*--s = 'x';
+	*--s = '0';
+	return put(o, s, (size_t)(end - s));
+}
+
+/*
+ * __get_str: from the data loc's offset to the first NUL.  libtraceevent
+ * prints nothing for a length of 0 or one past the record, and reads on
+ * past the length to the NUL: only strings whose length and NUL are
+ * inside the record are printed here.
+ */
+static int put_dyn(struct out *o, const struct fastfmt *f,
+		   const struct ff_op *op, const uint8_t *data, uint32_t size)
+{
+	uint32_t loc = tdat_load32(f->big, data + op->off);
+	uint32_t at = loc & 0xffff, len = loc >> 16;
+	const uint8_t *end;
+
+	if (!len || at + len > size)
+		return -1;
+	end = memchr(data + at, 0, size - at);
+	if (!end)
+		return -1;
+	return put(o, (const char *)data + at, (size_t)(end - (data + at)));
+}
+
+static int run_op(struct out *o, const struct fastfmt *f,
+		  const struct ff_op *op, const uint8_t *data, uint32_t size)
+{
+	const char *t = f->text;
+
+	if (put(o, t + op->lit, op->lit_len))
+		return -1;
+	switch (op->kind) {
+	case FF_NUM:
+		return put_number(o, op, load(f->big, data + op->off, op->size));
+	case FF_PTR:
+		return put_pointer(o, load(f->big, data + op->off, op->size));
+	case FF_STR_FIXED:
+		return put(o, (const char *)data + op->off,
+			   strnlen((const char *)data + op->off, op->len));
+	case FF_STR_DYN:
+		return put_dyn(o, f, op, data, size);
+	default:	/* FF_CHOICE */
+		if (load(f->big, data + op->off, op->size))
+			return put(o, t + op->yes, op->yes_len);
+		return put(o, t + op->no, op->no_len);
+	}
+}
+
+int fastfmt_print(const struct fastfmt *f, const uint8_t *data,
+		  uint32_t size, char *out, size_t cap)
+{
+	struct out o = { out, 0, cap };
+	int i;
+
+	if (size < f->need || cap > (size_t)INT32_MAX)
+		return -1;
+	for (i = 0; i < f->nops; i++)
+		if (run_op(&o, f, &f->ops[i], data, size))
+			return -1;
+	if (put(&o, f->text + f->tail, f->tail_len))
+		return -1;
+	return (int)o.n;
+}

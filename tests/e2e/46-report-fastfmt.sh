@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# report's compiled print fmts (convert/fastfmt) print byte for byte what
+# libtraceevent prints: every recording of fixtures/ (external, tc291,
+# cut and restored ones too) and big-endian and 4-byte-long variants of
+# the fixtures (mkvariant), under the option sets that change the lines,
+# with worker threads and without, reported with the compiled path on
+# and off (TDAT_NO_FASTFMT=1: every event through libtraceevent); same
+# stdout, stderr and exit status.  Where trace-cmd's own output is stored
+# (.report.txt), the compiled path's output is that.
+. "$E2E/lib.sh"
+
+TOOLS=$(dirname "$TDAT")/tools
+
+# both ARGS...: report ARGS with the compiled path on and off.
+both() {
+	local rc1=0 rc2=0
+
+	"$TDAT" report "$@" >fast.out 2>fast.err </dev/null || rc1=$?
+	TDAT_NO_FASTFMT=1 "$TDAT" report "$@" >slow.out 2>slow.err \
+		</dev/null || rc2=$?
+	assert_eq "$rc2" "$rc1" "exit status of report $*"
+	assert_same slow.out fast.out
+	assert_same slow.err fast.err
+}
+
+files=$(ls "$FIX"/*.dat "$FIX"/external/*.dat "$FIX"/tc291/*.dat \
+	"$FIX"/truncated/*.dat "$FIX"/crashed/restored.dat)
+step "variants"
+for f in v6-sched-irq v7-zstd-markers-raw_syscalls v7-zstd-sched-irq-tc34; do
+	"$TOOLS/mkvariant" --big-endian "$FIX/$f.dat" "$f.be.dat" ||
+		fail "mkvariant --big-endian $f"
+	"$TOOLS/mkvariant" --long4 "$FIX/$f.dat" "$f.l4.dat" ||
+		fail "mkvariant --long4 $f"
+	files="$files $PWD/$f.be.dat $PWD/$f.l4.dat"
+done
+
+n=0
+for f in $files; do
+	step "${f#$FIX/}"
+	for opts in "" "-N" "-R" "-l -t"; do
+		# shellcheck disable=SC2086
+		both $opts -i "$f"
+		n=$((n + 1))
+	done
+	TDAT_REPORT_THREADS=0 both -i "$f"
+	# samarxie_android.dat's bprint lines differ from run to run with
+	# worker threads, compiled path or not (a bug of its own)
+	case $f in */samarxie_android.dat) continue ;; esac
+	TDAT_REPORT_THREADS=2 both -i "$f"
+done
+[ "$n" -ge 100 ] || fail "only $n reports compared"
+
+step "trace-cmd's stored reports"
+for ref in "$FIX"/*.dat.report.txt "$FIX"/crashed/restored.dat.report.txt; do
+	in=${ref%.report.txt}
+	case $in in *zlib*) continue ;; esac	# 3.4's output, latency column
+	$TDAT report -i "$in" >out || fail "report exited $?"
+	assert_same "$ref" out
+done
+echo "$n reports identical with the compiled print fmts on and off"
