@@ -158,6 +158,10 @@ struct outfile {
 	char *path;		/* final name */
 	char *tmp;		/* temporary name where O_TMPFILE is missing */
 	uint64_t pos;		/* current end */
+	uint64_t wb_next;	/* writeback not yet started from here on */
+	int wb_off;		/* no writeback behind the writer (outsync.c) */
+	/* sync_file_range(2), or a test's stand-in for it */
+	int (*sync_range)(int fd, uint64_t off, uint64_t n, unsigned flags);
 };
 
 enum {
@@ -191,6 +195,14 @@ char *out_temp_name(const char *path);
 char *out_dir_of(const char *path);
 /* open() of a directory with O_TMPFILE failed: only unsupported there? */
 int out_no_tmpfile(int e);
+
+/* ---- outsync.c: writeback behind the writer ---- */
+void outsync_init(struct outfile *o);
+/* After the end moved: writeback started on the ranges completed, the
+ * older ones waited for.  0, or -1 on an I/O error. */
+int outsync_advance(struct outfile *o, struct tdat_error *err);
+/* Writeback started on what is left, without waiting; 0 or -1. */
+int outsync_start_rest(struct outfile *o, struct tdat_error *err);
 
 /* ---- outdirect.c: an output that exists and is not a regular file ---- */
 /* 0: o->path is absent or a regular file (or a symlink to one): create
