@@ -6,6 +6,8 @@
 #   make check-vm   recordings in a VM booting Debian's kernel (tests/vm/)
 #   make fuzz       libFuzzer targets: reader, pages, formats, report, split,
 #                   merge, restore (clang); make fuzz-short runs each 20 s
+#   make bench      issue 22's table: every job against trace-cmd (bench/all.sh;
+#                   BENCH_FILE=, RUNS=, RECORD=0, BENCH_DIR=)
 #   make demo       convert a bundled v6 recording to v7 zstd and compare
 #                   (with tdat dump and report: no trace-cmd needed)
 #   make install PREFIX=/usr/local DESTDIR=
@@ -177,6 +179,9 @@ fuzz-coverage: deps
 	  $(FUZZ_TARGETS:%=build-cov/fuzz/%)
 	tests/fuzz/coverage build-cov build-fuzz/corpus $(FUZZ)
 
+bench: all
+	BUILD=$(B) bench/all.sh
+
 demo: deps all
 	scripts/demo $(B)
 
@@ -214,7 +219,7 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz build-cov build-static build-vm
 
-.PHONY: all deps check check-asan check-vm cross check-cross fuzz fuzz-build fuzz-short fuzz-coverage demo install uninstall clean
+.PHONY: all deps check check-asan check-vm cross check-cross fuzz fuzz-build fuzz-short fuzz-coverage bench demo install uninstall clean
 
 -include $(FMT_OBJ:.o=.d) $(ENG_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
          $(TOOL_SRC:tests/tools/%.c=$(B)/obj/tests/tools/%.d) \
