@@ -151,6 +151,7 @@ int out_open(struct outfile *o, const char *path, int flags,
 		return -1;
 	}
 	outsync_init(o);
+	o->copy_range = copy_file_range;
 	return 0;
 }
 

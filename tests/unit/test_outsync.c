@@ -3,7 +3,10 @@
  * test_outsync.c - writeback behind the writer (libfmt/outsync.c): the
  * ranges handed to sync_file_range, and what happens when it fails: a
  * file system without it leaves the output to fsync (still complete
- * under its name), an I/O error fails the output (nothing named).
+ * under its name), an I/O error fails the output (nothing named).  And
+ * input bytes copied by the kernel (libfmt/outcopy.c, the writer's
+ * tdat_writer_put_file_pages): where copy_file_range refuses, at once or
+ * halfway, the rest is read and written by hand, to the same bytes.
  */
 #define _GNU_SOURCE		/* sync_file_range flags */
 #include <errno.h>
@@ -17,6 +20,7 @@
 #include "tests/unit/units.h"
 #include "libfmt/internal.h"
 #include "libfmt/outputs.h"
+#include "libfmt/writer.h"
 
 #define MIB (1u << 20)
 
@@ -214,6 +218,156 @@ static void test_direct_scratch(void)
 	unlink(fifo);
 }
 
+/* The stand-in for copy_file_range: copies up to allow bytes for real,
+ * then fails with copy_errno. */
+static struct {
+	int calls, copy_errno;
+	size_t allow;
+} cr;
+
+static ssize_t fake_copy(int in, off_t *in_off, int out, off_t *out_off,
+			 size_t n, unsigned flags)
+{
+	ssize_t c;
+
+	cr.calls++;
+	if (!cr.allow) {
+		errno = cr.copy_errno;
+		return -1;
+	}
+	c = copy_file_range(in, in_off, out, out_off,
+			    n < cr.allow ? n : cr.allow, flags);
+	if (c > 0)
+		cr.allow -= (size_t)c;
+	return c;
+}
+
+/* A 20 MiB input of blocks, open for reading. */
+static int blocks_input(void)
+{
+	const char *path = path_of("copy-in");
+	struct tdat_error err;
+	struct outfile o;
+
+	if (out_open(&o, path, 0, &err) || write_blocks(&o, 20, &err) ||
+	    out_commit(&o, &err))
+		return -1;
+	return open(path, O_RDONLY);
+}
+
+/* Refused halfway (EXDEV, another file system): the copied part counts,
+ * later calls go by hand, the bytes are the same. */
+static void test_copy_refused(void)
+{
+	const char *path = path_of("copy-out");
+	static uint8_t b[MIB];
+	struct tdat_error err;
+	struct outfile o;
+	uint64_t done;
+	int in = blocks_input();
+
+	CU_ASSERT_FATAL(in >= 0);
+	CU_ASSERT_FATAL(out_open(&o, path, 0, &err) == 0);
+	memset(&cr, 0, sizeof(cr));
+	cr.allow = 3 * MIB;
+	cr.copy_errno = EXDEV;
+	o.copy_range = fake_copy;
+	CU_ASSERT(out_copy_from(&o, in, 0, 20 * MIB, &done, &err) == 0);
+	CU_ASSERT(done == 3 * MIB && o.pos == 3 * MIB && o.no_copy == 1);
+	for (; done < 20 * MIB; done += MIB)
+		CU_ASSERT(pread(in, b, MIB, (off_t)done) == MIB &&
+			  out_write(&o, b, MIB, &err) == 0);
+	CU_ASSERT(out_copy_from(&o, in, 0, MIB, &done, &err) == 0);
+	CU_ASSERT(done == 0 && cr.calls == 2);
+	CU_ASSERT(out_commit(&o, &err) == 0);
+	CU_ASSERT(blocks_are(path, 20));
+	close(in);
+}
+
+/* A real copy, written back as it goes; an I/O error fails it. */
+static void test_copy_real_and_eio(void)
+{
+	const char *path = path_of("copy-real");
+	struct tdat_error err;
+	struct outfile o;
+	uint64_t done;
+	int in = blocks_input();
+
+	CU_ASSERT_FATAL(in >= 0);
+	CU_ASSERT_FATAL(open_faked(&o, path, 0, 0, &err) == 0);
+	CU_ASSERT(out_copy_from(&o, in, 0, 20 * MIB, &done, &err) == 0);
+	CU_ASSERT(done == 20 * MIB && o.no_copy == 0);
+	CU_ASSERT(sr.calls >= 2);	/* 8 and 16 MiB written back */
+	CU_ASSERT(out_commit(&o, &err) == 0);
+	CU_ASSERT(blocks_are(path, 20));
+
+	CU_ASSERT_FATAL(out_open(&o, path, 0, &err) == 0);
+	memset(&cr, 0, sizeof(cr));
+	cr.copy_errno = EIO;
+	o.copy_range = fake_copy;
+	CU_ASSERT(out_copy_from(&o, in, 0, MIB, &done, &err) == -1);
+	CU_ASSERT(strstr(err.msg, "write error: Input/output error") != NULL);
+	out_abort(&o);
+	close(in);
+}
+
+/* A fixture's CPU streams through tdat_writer_put_file_pages, with
+ * copy_file_range refused after refuse_after bytes (or never): the file
+ * written.  0, or -1. */
+static int write_file_pages(const char *out, size_t refuse_after,
+			    int never)
+{
+	struct tdat_write_opts wo = { .version = 6 };
+	struct tdat_error err;
+	struct tdat_writer *w;
+	struct tdat_file *f = tdat_open(fixture("v6-sched-irq.dat"),
+					&err);
+	int b, i, r = 0;
+
+	if (!f)
+		return -1;
+	w = tdat_writer_open(out, f, &wo, &err);
+	memset(&cr, 0, sizeof(cr));
+	cr.allow = refuse_after;
+	cr.copy_errno = EXDEV;
+	if (w && !never)
+		w->out.copy_range = fake_copy;
+	for (b = 0; w && !r && b < f->nbuffers; b++)
+		for (i = 0; !r && i < f->buffers[b].ncpus; i++) {
+			const struct tdat_cpu *c = &f->buffers[b].cpus[i];
+
+			r = tdat_writer_begin_cpu(w, b, c->cpu, &err) ||
+			    tdat_writer_put_file_pages(w, f, c->offset,
+						       c->size, &err) ||
+			    tdat_writer_end_cpu(w, &err);
+		}
+	r = !w || r || tdat_writer_close(w, &err) ? -1 : 0;
+	tdat_close(f);
+	return r;
+}
+
+static int same_files(const char *a, const char *b)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s'", a, b);
+	return system(cmd) == 0;
+}
+
+static void test_writer_file_pages(void)
+{
+	char a[512], b[512];
+
+	snprintf(a, sizeof(a), "%s", path_of("pages-copied.dat"));
+	snprintf(b, sizeof(b), "%s", path_of("pages-by-hand.dat"));
+	CU_ASSERT_FATAL(write_file_pages(a, 0, 1) == 0);
+	CU_ASSERT_FATAL(write_file_pages(b, 4096 * 3, 0) == 0);
+	CU_ASSERT(cr.calls >= 2);	/* copied, then refused */
+	CU_ASSERT(same_files(a, b));
+	/* and as the engines wrote it before: convert's copy, v6 to v6 */
+	CU_ASSERT(same_files(a, fixture("v6-sched-irq.dat")));
+}
+
 void suite_outsync(void)
 {
 	CU_pSuite s = CU_add_suite("outsync", NULL, NULL);
@@ -224,4 +378,10 @@ void suite_outsync(void)
 	CU_add_test(s, "held pieces synced when kept", test_held);
 	CU_add_test(s, "a FIFO's scratch file not written back",
 		    test_direct_scratch);
+	CU_add_test(s, "copy_file_range refused halfway: by hand",
+		    test_copy_refused);
+	CU_add_test(s, "copy_file_range copies; an I/O error fails",
+		    test_copy_real_and_eio);
+	CU_add_test(s, "the writer's file pages, copied or by hand",
+		    test_writer_file_pages);
 }
