@@ -7,6 +7,8 @@
 #                   VM_ARCH=s390x|arm64: that architecture's, emulated
 #   make fuzz       libFuzzer targets: reader, pages, formats, report, split,
 #                   merge, restore (clang); make fuzz-short runs each 20 s
+#   make bench      issue 22's table: every job against trace-cmd (bench/all.sh;
+#                   BENCH_FILE=, RUNS=, RECORD=0, BENCH_DIR=)
 #   make demo       convert a bundled v6 recording to v7 zstd and compare
 #                   (with tdat dump and report: no trace-cmd needed)
 #   make install PREFIX=/usr/local DESTDIR=
@@ -209,6 +211,9 @@ fuzz-coverage: deps
 	  $(FUZZ_TARGETS:%=build-cov/fuzz/%)
 	tests/fuzz/coverage build-cov build-fuzz/corpus $(FUZZ)
 
+bench: all
+	BUILD=$(B) bench/all.sh
+
 demo: deps all
 	scripts/demo $(B)
 
@@ -247,7 +252,7 @@ clean:
 	rm -rf build build-asan build-fuzz build-cov build-static build-vm \
 	  build-vm-s390x build-vm-arm64 build-s390x-static build-arm64-static
 
-.PHONY: all deps check check-asan check-vm cross cross-sysroot cross-static check-cross fuzz fuzz-build fuzz-short fuzz-coverage demo install uninstall clean
+.PHONY: all deps check check-asan check-vm cross cross-sysroot cross-static check-cross check-cross-quick fuzz fuzz-build fuzz-short fuzz-coverage bench demo install uninstall clean
 
 -include $(FMT_OBJ:.o=.d) $(ENG_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
          $(TOOL_SRC:tests/tools/%.c=$(B)/obj/tests/tools/%.d) \

@@ -37,6 +37,12 @@ int fio_read_at(const struct tdat_file *f, uint64_t off, void *buf, size_t n,
 	return 0;
 }
 
+int tdat_read_stored(const struct tdat_file *f, uint64_t off, void *buf,
+		     size_t n, struct tdat_error *err)
+{
+	return fio_read_at(f, off, buf, n, "trace data", err);
+}
+
 int fio_read_blob(const struct tdat_file *f, uint64_t off, uint64_t n,
 		  struct tdat_blob *out, const char *what,
 		  struct tdat_error *err)

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include "libfmt/tracedat.h"
 #include "libfmt/stored.h"
 #include "libfmt/pagecut.h"
@@ -158,6 +159,14 @@ struct outfile {
 	char *path;		/* final name */
 	char *tmp;		/* temporary name where O_TMPFILE is missing */
 	uint64_t pos;		/* current end */
+	uint64_t wb_next;	/* writeback not yet started from here on */
+	int wb_off;		/* no writeback behind the writer (outsync.c) */
+	int no_copy;		/* copy_file_range refused (outcopy.c) */
+	/* copy_file_range(2), or a test's stand-in for it */
+	ssize_t (*copy_range)(int in, off_t *in_off, int out, off_t *out_off,
+			      size_t n, unsigned flags);
+	/* sync_file_range(2), or a test's stand-in for it */
+	int (*sync_range)(int fd, uint64_t off, uint64_t n, unsigned flags);
 };
 
 enum {
@@ -191,6 +200,20 @@ char *out_temp_name(const char *path);
 char *out_dir_of(const char *path);
 /* open() of a directory with O_TMPFILE failed: only unsupported there? */
 int out_no_tmpfile(int e);
+
+/* ---- outsync.c: writeback behind the writer ---- */
+void outsync_init(struct outfile *o);
+/* After the end moved: writeback started on the ranges completed, the
+ * older ones waited for.  0, or -1 on an I/O error. */
+int outsync_advance(struct outfile *o, struct tdat_error *err);
+/* Writeback started on what is left, without waiting; 0 or -1. */
+int outsync_start_rest(struct outfile *o, struct tdat_error *err);
+
+/* ---- outcopy.c: input bytes appended by the kernel ---- */
+/* n bytes of in_fd at off appended at o->pos; *done of them were.  0
+ * (*done < n: the caller copies the rest itself) or -1 on an error. */
+int out_copy_from(struct outfile *o, int in_fd, uint64_t off, uint64_t n,
+		  uint64_t *done, struct tdat_error *err);
 
 /* ---- outdirect.c: an output that exists and is not a regular file ---- */
 /* 0: o->path is absent or a regular file (or a symlink to one): create

@@ -150,6 +150,8 @@ int out_open(struct outfile *o, const char *path, int flags,
 		out_abort(o);
 		return -1;
 	}
+	outsync_init(o);
+	o->copy_range = copy_file_range;
 	return 0;
 }
 
@@ -172,7 +174,7 @@ int out_pwrite(struct outfile *o, uint64_t off, const void *p, size_t n,
 	}
 	if (off + n > o->pos)
 		o->pos = off + n;
-	return 0;
+	return outsync_advance(o, err);
 }
 
 int out_write(struct outfile *o, const void *p, size_t n,
@@ -193,7 +195,7 @@ int out_align(struct outfile *o, uint64_t align, struct tdat_error *err)
 		return tdat_fail(err, o->path, o->pos, "cannot extend: %s",
 				 strerror(errno));
 	o->pos = end;
-	return 0;
+	return outsync_advance(o, err);
 }
 
 /* Give the unnamed file fd the name; -1 with errno (EEXIST if taken). */
@@ -264,25 +266,29 @@ void out_sync_dir(const char *path)
 }
 
 /*
- * The synced file takes its name.  Signals are blocked meanwhile, so the
- * name and the list of provisional outputs change together: a handler
- * finds either the temporary name or the final one listed.
+ * The file, synced, takes its name; one held unnamed is synced when
+ * kept.  Signals are blocked meanwhile, so the name and the list of
+ * provisional outputs change together: a handler finds either the
+ * temporary name or the final one listed.
  */
 static int place(struct outfile *o, struct tdat_error *err)
 {
 	sigset_t old;
 	int r = 0, e = 0;
 
-	if (fsync(o->fd))
-		return tdat_fail(err, o->path, o->pos, "cannot sync: %s",
-				 strerror(errno));
 	if (o->flags & OUT_UNNAMED_UNTIL_KEPT && !o->tmp) {
+		/* synced by tdat_outputs_keep: meanwhile the disk works */
+		if (outsync_start_rest(o, err))
+			return -1;
 		if (!outreg_hold(o->path, o->fd)) {
 			o->fd = -1;	/* the list's now */
 			return 0;
 		}
 		o->flags |= OUT_PROVISIONAL;	/* too many held: named now */
 	}
+	if (fsync(o->fd))
+		return tdat_fail(err, o->path, o->pos, "cannot sync: %s",
+				 strerror(errno));
 	if (o->flags & OUT_UNNAMED_UNTIL_KEPT)
 		o->flags |= OUT_PROVISIONAL;	/* a temporary name: same */
 	outreg_block(&old);

@@ -30,7 +30,8 @@
 void tdat_outputs_discard(void);
 
 /* The job succeeded: provisional outputs are kept from now on, and the
- * unnamed ones get their names (all, or none and -1 with err). */
+ * unnamed ones are synced (their writeback began when each was
+ * finished), then get their names (all, or none and -1 with err). */
 struct tdat_error;
 int tdat_outputs_keep(struct tdat_error *err);
 

@@ -140,21 +140,54 @@ static void settle(int unlink_them)
 	}
 }
 
+/* Every held file made durable before any is named: they were written
+ * back while the ones after them were written, so little is left. */
+static int sync_held(struct tdat_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < nentries; i++)
+		if (entries[i].kind == OUTREG_UNNAMED && fsync(entries[i].fd))
+			return tdat_fail_nooff(err, entries[i].name,
+					       "cannot sync: %s",
+					       strerror(errno));
+	return 0;
+}
+
+/* Has a held file before i the same directory (synced once for all)? */
+static int dir_seen(size_t i)
+{
+	const char *a = entries[i].name, *sa = strrchr(a, '/'), *b, *sb;
+	size_t j;
+
+	for (j = 0; j < i; j++) {
+		if (entries[j].kind != OUTREG_UNNAMED)
+			continue;
+		b = entries[j].name;
+		sb = strrchr(b, '/');
+		if ((!sa && !sb) ||
+		    (sa && sb && sa - a == sb - b && !strncmp(a, b, sa - a)))
+			return 1;
+	}
+	return 0;
+}
+
 /* Name the held files, in the order held; on a failure the ones named
  * here are removed again (all or none).  With signals blocked. */
 static int name_held(struct tdat_error *err)
 {
 	size_t i, j;
 
-	for (i = 0; i < nentries; i++) {
-		if (entries[i].kind != OUTREG_UNNAMED)
-			continue;
-		if (out_link_unnamed(entries[i].fd, entries[i].name))
+	for (i = 0; i < nentries; i++)
+		if (entries[i].kind == OUTREG_UNNAMED &&
+		    out_link_unnamed(entries[i].fd, entries[i].name))
 			break;
-		out_sync_dir(entries[i].name);
-	}
-	if (i == nentries)
+	if (i == nentries) {
+		for (i = 0; i < nentries; i++)
+			if (entries[i].kind == OUTREG_UNNAMED && !dir_seen(i))
+				out_sync_dir(entries[i].name);
 		return 0;
+	}
 	tdat_fail_nooff(err, entries[i].name, "cannot put the file in place:"
 			" %s", strerror(errno));
 	for (j = 0; j < i; j++)
@@ -179,8 +212,10 @@ int tdat_outputs_keep(struct tdat_error *err)
 	sigset_t old;
 	int r;
 
+	r = sync_held(err);
 	outreg_block(&old);
-	r = name_held(err);
+	if (!r)
+		r = name_held(err);
 	if (r) {
 		settle(1);
 	} else {

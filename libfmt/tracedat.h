@@ -461,6 +461,9 @@ int tdat_cpu_next_chunk(struct tdat_cpu_reader *r, const uint8_t **data,
 			uint32_t *csize, uint32_t *usize,
 			struct tdat_error *err);
 
+/* n bytes of the file at off, as stored (an uncompressed stream's pages). */
+int tdat_read_stored(const struct tdat_file *f, uint64_t off, void *buf,
+		     size_t n, struct tdat_error *err);
 /* Read a latency buffer's whole text (decompressing if needed). */
 int tdat_read_latency(struct tdat_file *f, int buf, struct tdat_blob *out,
 		      struct tdat_error *err);
@@ -531,6 +534,13 @@ int tdat_writer_begin_cpu(struct tdat_writer *w, int buf, int cpu,
 /* Whole pages of the buffer's page size. */
 int tdat_writer_put_pages(struct tdat_writer *w, const void *data,
 			  size_t len, struct tdat_error *err);
+/* Whole pages stored at [off, off + len) of f, an uncompressed stream's
+ * (inside the file: the caller checks), as they are: copied by the
+ * kernel when the output is uncompressed (copy_file_range), where it
+ * can. */
+int tdat_writer_put_file_pages(struct tdat_writer *w,
+			       const struct tdat_file *f, uint64_t off,
+			       uint64_t len, struct tdat_error *err);
 /* A chunk already compressed with the output codec.  It is checked first
  * (it must decompress to usize bytes of sane pages): -2 if it is not. */
 int tdat_writer_put_chunk(struct tdat_writer *w, const void *data,

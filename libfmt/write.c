@@ -119,24 +119,68 @@ static int check_stream(struct tdat_writer *w, struct tdat_error *err)
 	return 0;
 }
 
-int tdat_writer_put_pages(struct tdat_writer *w, const void *data,
-			  size_t len, struct tdat_error *err)
+#define FILE_PAGES_RUN (1u << 20)	/* read at once where not copied */
+
+/* Pages of len bytes about to come: 1 when they are to be written (the
+ * stream started), 0 when not (none, or a buffer the output drops). */
+static int pages_ready(struct tdat_writer *w, uint64_t len,
+		       struct tdat_error *err)
 {
 	struct wbuf *wb = &w->bufs[w->cur];
 
 	if (check_stream(w, err))
 		return -1;
 	if (len % wb->page_size)
-		return writer_fail(w, err, "buffer \"%s\" CPU %d: %zu bytes are"
-				   " not whole pages of %u bytes", wb->b->name,
-				   w->cpu->cpu, len, wb->page_size);
+		return writer_fail(w, err, "buffer \"%s\" CPU %d: %llu bytes"
+				   " are not whole pages of %u bytes",
+				   wb->b->name, w->cpu->cpu,
+				   (unsigned long long)len, wb->page_size);
 	if (!len || !wb->keep)
 		return 0;
-	if (stream_start(w, err))
-		return -1;
+	return stream_start(w, err) ? -1 : 1;
+}
+
+int tdat_writer_put_pages(struct tdat_writer *w, const void *data,
+			  size_t len, struct tdat_error *err)
+{
+	int r = pages_ready(w, len, err);
+
+	if (r <= 0)
+		return r;
 	if (w->codec == TDAT_CODEC_NONE)
 		return emit(w, data, len, err);
-	return chunks_add(w, data, len, wb->chunk_size, err);
+	return chunks_add(w, data, len, w->bufs[w->cur].chunk_size, err);
+}
+
+int tdat_writer_put_file_pages(struct tdat_writer *w,
+			       const struct tdat_file *f, uint64_t off,
+			       uint64_t len, struct tdat_error *err)
+{
+	uint64_t done = 0, n;
+	uint8_t *run;
+	int r = pages_ready(w, len, err);
+
+	if (r <= 0)
+		return r;
+	if (w->codec == TDAT_CODEC_NONE && f->priv->fd >= 0 &&
+	    out_copy_from(&w->out, f->priv->fd, off, len, &done, err)) {
+		w->broken = 1;
+		return -1;
+	}
+	/* the rest by hand: compressed output, or no copy_file_range */
+	run = done < len ? malloc(FILE_PAGES_RUN) : NULL;
+	if (done < len && !run)
+		return writer_oom(w, err);
+	for (r = 0; !r && done < len; done += n) {
+		n = len - done < FILE_PAGES_RUN ? len - done : FILE_PAGES_RUN;
+		r = fio_read_at(f, off + done, run, (size_t)n, "trace data",
+				err) ||
+		    tdat_writer_put_pages(w, run, (size_t)n, err) ? -1 : 0;
+	}
+	free(run);
+	if (r)
+		w->broken = 1;
+	return r;
 }
 
 int tdat_writer_put_chunk(struct tdat_writer *w, const void *data,

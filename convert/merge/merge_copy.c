@@ -73,6 +73,31 @@ static int copy_chunks(struct merge_ctx *m, struct tdat_writer *w,
 	return 0;
 }
 
+/* Raw pages wholly in the file: the kernel copies them (no buffer of
+ * ours between), 1 when the stream is not such. */
+static int copy_file_pages(struct merge_ctx *m, struct tdat_writer *w,
+			   struct tdat_file *f, const struct merge_stream *s,
+			   struct tdat_error *err)
+{
+	const struct tdat_buffer *b = &f->buffers[s->buf];
+	const struct tdat_cpu *c = &b->cpus[s->idx];
+	uint64_t got, n;
+
+	if (b->compressed || c->size % b->page_size ||
+	    c->offset > f->file_size || c->size > f->file_size - c->offset)
+		return 1;	/* the reader says what is wrong */
+	for (got = 0; got < c->size; got += n) {
+		n = c->size - got < RUN_BYTES ? c->size - got : RUN_BYTES;
+		if (tdat_writer_put_file_pages(w, f, c->offset + got, n, err))
+			return -1;
+		m->st->pages_in += n / b->page_size;
+		m->st->pages_copied += n / b->page_size;
+		m->st->pages_raw_copied += n / b->page_size;
+		progress(m, s, got + n);
+	}
+	return 0;
+}
+
 /* Raw pages, or chunks decoded into pages whose events are not read. */
 static int copy_pages(struct merge_ctx *m, struct tdat_writer *w,
 		      struct tdat_file *f, const struct merge_stream *s,
@@ -85,6 +110,9 @@ static int copy_pages(struct merge_ctx *m, struct tdat_writer *w,
 	size_t len;
 	int k;
 
+	k = copy_file_pages(m, w, f, s, err);
+	if (k != 1)
+		return k;
 	r = tdat_cpu_open(f, s->buf, s->idx, err);
 	if (!r)
 		return -1;

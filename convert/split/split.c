@@ -192,6 +192,69 @@ out:
 	return rc;
 }
 
+/* Page pg of an uncompressed stream at off, cut to events [lo, hi) for
+ * piece k (nothing when none of its events are there). */
+static int raw_cut(struct batch *b, int k, uint64_t off, uint64_t pg,
+		   uint32_t lo, uint32_t hi, struct tdat_error *err)
+{
+	uint8_t *page = b->run;	/* free: runs are not used here */
+	int n;
+
+	if (lo >= hi)
+		return 0;
+	if (tdat_read_stored(b->in, off + pg * b->ps, page, b->ps, err))
+		return -1;
+	n = tdat_page_cut_index(b->in, page, b->ps, lo, hi, b->cut,
+				off + pg * b->ps, err);
+	if (n <= 0)
+		return n;
+	return tdat_writer_put_pages(b->w[k - b->k0], b->cut, b->ps, err);
+}
+
+/* Piece k's part of an uncompressed stream of npages at off: the page a
+ * cut opens it in, its whole pages as stored (copied by the kernel),
+ * the page a cut closes it in. */
+static int raw_piece(struct batch *b, int k, uint64_t off, uint64_t npages,
+		     struct tdat_error *err)
+{
+	struct split_pos s = b->pos[k], e = b->pos[k + 1];
+	uint64_t a = s.page + (s.ev ? 1 : 0), z = e.page < npages ? e.page :
+								      npages;
+
+	if (s.ev && s.page < npages &&
+	    raw_cut(b, k, off, s.page, s.ev,
+		    e.page == s.page ? e.ev : UINT32_MAX, err))
+		return -1;
+	if (z > a && tdat_writer_put_file_pages(b->w[k - b->k0], b->in,
+						off + a * b->ps,
+						(z - a) * b->ps, err))
+		return -1;
+	if (e.ev && e.page < npages && (e.page != s.page || !s.ev) &&
+	    raw_cut(b, k, off, e.page, 0, e.ev, err))
+		return -1;
+	return 0;
+}
+
+/* An uncompressed stream wholly in the file, piece by piece: only the
+ * pages a cut falls in are read.  1 when the stream is not such (the
+ * reader then says what is wrong with it). */
+static int stream_raw(struct batch *b, struct tdat_error *err)
+{
+	const struct split_stream *s = &b->p->streams[b->s];
+	const struct tdat_buffer *tb = &b->in->buffers[s->in_buf];
+	const struct tdat_cpu *c = &tb->cpus[s->idx];
+	int k;
+
+	if (tb->compressed || c->size % b->ps ||
+	    c->offset > b->in->file_size ||
+	    c->size > b->in->file_size - c->offset)
+		return 1;
+	for (k = b->k0; k < b->k1; k++)
+		if (raw_piece(b, k, c->offset, c->size / b->ps, err))
+			return -1;
+	return 0;
+}
+
 /* The stream as pages; an uncompressed one starts at the batch. */
 static int stream_pages(struct batch *b, struct tdat_error *err)
 {
@@ -248,7 +311,9 @@ static int write_stream(struct batch *b, int s, int chunks,
 			return -1;
 	if (b->in->buffers[st->in_buf].cpus[st->idx].size &&
 	    !pos_le(b->pos[b->k1], b->pos[b->k0]))
-		r = chunks ? stream_chunks(b, err) : stream_pages(b, err);
+		r = chunks ? stream_chunks(b, err) : stream_raw(b, err);
+	if (r == 1)
+		r = stream_pages(b, err);
 	for (k = b->k0; !r && k < b->k1; k++)
 		r = tdat_writer_end_cpu(b->w[k - b->k0], err);
 	return r;

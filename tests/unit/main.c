@@ -61,6 +61,7 @@ int main(void)
 	suite_funcgraph();
 	suite_failalloc();
 	suite_outputs();
+	suite_outsync();
 	suite_tsdiff();
 	suite_tepfmt();
 	suite_pqwrite();

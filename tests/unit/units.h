@@ -40,6 +40,7 @@ void suite_metabuild(void);
 void suite_funcgraph(void);
 void suite_failalloc(void);
 void suite_outputs(void);
+void suite_outsync(void);
 void suite_tsdiff(void);
 void suite_tepfmt(void);
 void suite_pqwrite(void);
