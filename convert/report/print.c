@@ -229,6 +229,24 @@ static int put_compiled(struct printer *p, const struct event_view *e,
 	return 1;
 }
 
+/* ev's text for rec into p->seq: where libtraceevent's would depend
+ * on the host, our own. */
+static void event_text(struct printer *p, const struct event_view *e,
+		       struct tep_event *ev, struct tep_record *rec)
+{
+	struct trace_seq *seq = &p->seq;
+
+	if (!p->opts.raw && rawdata_wanted(ev) &&
+	    !rawdata_print(seq, e->tep, rec))
+		return;
+	if (fieldlist_wanted(ev, p->opts.raw)) {
+		fieldlist_print(seq, ev, rec, p->opts.raw, e->readable);
+		return;
+	}
+	tep_print_event(e->tep, seq, rec, "%s",
+			p->opts.raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+}
+
 static void put_info(struct printer *p, const struct event_view *e,
 		     struct tep_event *ev)
 {
@@ -259,13 +277,7 @@ static void put_info(struct printer *p, const struct event_view *e,
 	rec = host_pointers(e, ev, p->opts.raw, &tmp, &p->swapped);
 	if (!rec)
 		rec = e->rec;
-	if (fieldlist_wanted(ev, p->opts.raw))
-		fieldlist_print(seq, ev, (struct tep_record *)rec,
-				p->opts.raw, e->readable);
-	else
-		tep_print_event(e->tep, seq, (struct tep_record *)rec, "%s",
-				p->opts.raw ? TEP_PRINT_INFO_RAW :
-					      TEP_PRINT_INFO);
+	event_text(p, e, ev, (struct tep_record *)rec);
 	trace_seq_terminate(seq);
 	put_body(p->o, seq->buffer, seq->len);
 	if (seq->len && seq->buffer[seq->len - 1] == '\n')

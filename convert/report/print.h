@@ -93,6 +93,13 @@ const struct tep_record *host_dataloc(struct tep_handle *tep,
 				      uint32_t readable, struct tep_record *tmp,
 				      struct tdat_bytes *buf);
 
+/* rawdata.c: is ev ftrace's raw_data?  Then rawdata_print() prints its
+ * text (not -R's) as on x86_64: 0, or -1 when the record is
+ * too short (libtraceevent prints it then). */
+int rawdata_wanted(const struct tep_event *ev);
+int rawdata_print(struct trace_seq *s, struct tep_handle *tep,
+		  const struct tep_record *rec);
+
 /* fieldlist.c: is ev's text (-R with raw, or [FAILED TO PARSE]) its
  * field list, with a signed char in it?  Then fieldlist_print() prints
  * it (readable: the bytes at rec->data that may be read), the same on
