@@ -70,7 +70,10 @@ static int scan_literal(struct ff_builder *b, const char **pp)
 	return 0;
 }
 
-/* The C type's bits of a length modifier at *pp (moved past it). */
+/* The C type's bits of a length modifier at *pp (moved past it), as
+ * on x86_64, whose text every host prints: long and size_t are 64 bits
+ * there (a 32-bit host's own would cut %lx of a 64-bit file's values,
+ * which libtraceevent itself does not). */
 static int length_bits(const char **pp)
 {
 	const char *p = *pp;
@@ -83,11 +86,11 @@ static int length_bits(const char **pp)
 	else if (p[0] == 'l' && p[1] == 'l')
 		bits = 64, p += 2;
 	else if (p[0] == 'l')
-		bits = (int)sizeof(long) * 8, p++;
+		bits = 64, p++;
 	else if (p[0] == 'L')
 		bits = 64, p++;
 	else if (p[0] == 'z')
-		bits = (int)sizeof(size_t) * 8, p++;
+		bits = 64, p++;
 	*pp = p;
 	return bits;
 }
