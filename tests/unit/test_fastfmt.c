@@ -173,6 +173,27 @@ static const char *const not_plain[] = {
 	"\"%d%\", REC->a",
 };
 
+/*
+ * Does fmt have a %l or %z conversion (not %ll) while the host's long is
+ * not x86_64's?  Compiled formats print those as trace-cmd on x86_64
+ * does (64 bits), the host's libtraceevent with its own long: the host
+ * is no oracle for them then (make check-cross compares with x86_64's
+ * trace-cmd instead).
+ */
+static int host_long_differs(const char *fmt)
+{
+	const char *p;
+
+	if (sizeof(long) == 8)
+		return 0;
+	for (p = strchr(fmt, '%'); p; p = strchr(p + 1, '%')) {
+		p += strspn(p + 1, "-0#123456789") + 1;
+		if (*p == 'z' || (*p == 'l' && p[1] != 'l'))
+			return 1;
+	}
+	return 0;
+}
+
 static void check_written(int big, int long_size)
 {
 	struct tep_handle *tep = handle(big, long_size);
@@ -198,7 +219,8 @@ static void check_written(int big, int long_size)
 		memset(&rec, 0, sizeof(rec));
 		rec.data = d;
 		rec.size = 80;
-		CU_ASSERT(!f || agree(tep, f, &rec, &s, &n));
+		CU_ASSERT(!f || host_long_differs(plain[i]) ||
+			  agree(tep, f, &rec, &s, &n));
 		fastfmt_free(f);
 	}
 	for (i = 0; i < sizeof(not_plain) / sizeof(not_plain[0]); i++) {
