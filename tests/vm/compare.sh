@@ -16,8 +16,9 @@ verdict() {
 # latency format, raw fields, no plugins, time differences.
 REPORT_OPTS=("" "-l" "-R" "-N" "--ts-diff")
 
-# trace-cmd 3.4, when the machine has it (../shared/tools/tc34).
-TC34=$root/../shared/tools/tc34
+# trace-cmd 3.4, when the machine has it (../shared/tools/tc34 beside
+# the repository).
+TC34=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/../shared/tools/tc34
 
 # same_as_34 DAT TDAT OPTS: a function_graph recording whose listing
 # trace-cmd 3.1.6 prints in an order of its own.  When a task moves to
