@@ -2,7 +2,7 @@
 /*
  * rawdata.c - ftrace's raw_data event (trace_marker_raw writes): "# ID"
  * in hex, then the payload's bytes in hex, as trace-cmd on x86_64
- * prints it, on every host.
+ * prints it through its plugin handler, on every host.
  *
  * libtraceevent prints the payload a word at a time: it steps by the
  * file's long size and prints as many bytes as the host's long holds
@@ -19,10 +19,12 @@
 #define ID_OFF 8		/* the format: u32 id at 8, buf from 12 */
 #define BUF_OFF 12
 
+/* Only where a plugin's handler prints it (not with -N: the print fmt
+ * then). */
 int rawdata_wanted(const struct tep_event *ev)
 {
-	return ev->system && !strcmp(ev->system, "ftrace") && ev->name &&
-	       !strcmp(ev->name, "raw_data");
+	return ev->handler && ev->system && !strcmp(ev->system, "ftrace") &&
+	       ev->name && !strcmp(ev->name, "raw_data");
 }
 
 int rawdata_print(struct trace_seq *s, struct tep_handle *tep,

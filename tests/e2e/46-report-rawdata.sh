@@ -8,7 +8,7 @@
 # report prints what trace-cmd prints on x86_64 on every host: here
 # (and under make check-cross) against the host's trace-cmd, for
 # payloads of every length modulo 8, both byte orders and long sizes,
-# v6 and v7, plain, -R and -l.
+# v6 and v7, plain, -R, -l and -N (no plugin: the print fmt).
 #
 # The files are SYNTHETIC, made by tests/tools/mkevents.
 . "$E2E/lib.sh"
@@ -47,7 +47,7 @@ for layout in "" --big-endian --long4 "--big-endian --long4"; do
 	step "raw_data, ${layout:-little endian, 8-byte longs}"
 	"$mk" $layout raw.txt raw.dat || fail "mkevents"
 	expect_exit 0 $TDAT convert -q -i raw.dat -o raw7.dat
-	for m in "" -R -l; do
+	for m in "" -R -l -N; do
 		expect_exit 0 $TDAT report $m -i raw.dat
 		assert_tc_report "$OUT" $m -i raw.dat
 		expect_exit 0 $TDAT report $m -i raw7.dat
