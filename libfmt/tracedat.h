@@ -397,6 +397,20 @@ static inline uint64_t tdat_load64(int big, const void *p)
 	return (uint64_t)tdat_load32(0, b + 4) << 32 | tdat_load32(0, b);
 }
 
+/* A field's unsigned value of n bytes (1, 2, 4; anything else 8). */
+static inline uint64_t tdat_load_n(int big, const void *p, int n)
+{
+	switch (n) {
+	case 1:
+		return *(const uint8_t *)p;
+	case 2:
+		return tdat_load16(big, p);
+	case 4:
+		return tdat_load32(big, p);
+	}
+	return tdat_load64(big, p);
+}
+
 void tdat_store16(int big, void *p, uint16_t v);
 void tdat_store32(int big, void *p, uint32_t v);
 void tdat_store64(int big, void *p, uint64_t v);

@@ -27,21 +27,6 @@ struct rows {
 	int failed;		/* writing failed: ts->err says why */
 };
 
-/* Inline wherever it is used: the quick loop's one call a field. */
-static inline __attribute__((always_inline))
-uint64_t load(int big, const uint8_t *p, int n)
-{
-	switch (n) {
-	case 1:
-		return p[0];
-	case 2:
-		return tdat_load16(big, p);
-	case 4:
-		return tdat_load32(big, p);
-	}
-	return tdat_load64(big, p);
-}
-
 static int rel_taken(const struct tables *ts, const char *rel)
 {
 	int i;
@@ -178,7 +163,7 @@ static void put_list(struct rows *x, struct pq_writer *w, int k,
 	}
 	pq_list_begin(w, k);
 	for (i = 0; i < len; i += (size_t)es)
-		pq_list_add(w, k, load(x->big, p + i, es));
+		pq_list_add(w, k, tdat_load_n(x->big, p + i, es));
 }
 
 /* Field column k of event e, or null where it lies outside the record. */
@@ -205,7 +190,7 @@ static void put_field(struct rows *x, struct pq_writer *w, int k,
 	p = data + start;
 	switch (sp->read) {
 	case READ_INT:
-		pq_put_int(w, k, load(x->big, p, sp->size));
+		pq_put_int(w, k, tdat_load_n(x->big, p, sp->size));
 		break;
 	case READ_TEXT:
 		nul = memchr(p, 0, len);
@@ -293,7 +278,7 @@ static void put_quick_cut(struct rows *x, struct pq_writer *w,
 			pq_put_null(w, qf[i].col);
 		else
 			pq_put_int(w, qf[i].col,
-				   load(x->big, (const uint8_t *)rec->data +
+				   tdat_load_n(x->big, (const uint8_t *)rec->data +
 						qf[i].offset, qf[i].size));
 	}
 }
@@ -321,7 +306,7 @@ static int on_event(void *ctx, const struct report_event *e)
 	if (e->rec->size >= t->schema.quick_end) {
 		for (i = 0; i < n; i++)	/* most fields: a number inside */
 			pq_put_int(w, qf[i].col,
-				   load(x->big, data + qf[i].offset,
+				   tdat_load_n(x->big, data + qf[i].offset,
 					qf[i].size));
 	} else {
 		put_quick_cut(x, w, qf, n, e->rec);

@@ -12,23 +12,10 @@
 
 enum { EV_TIMESTAMP = 1, EV_PID = 2, BUNDLE_EVENT = 2, BUNDLE_DESC = 11 };
 
-static uint64_t load(int big, const uint8_t *p, int n)
-{
-	switch (n) {
-	case 1:
-		return p[0];
-	case 2:
-		return tdat_load16(big, p);
-	case 4:
-		return tdat_load32(big, p);
-	}
-	return tdat_load64(big, p);
-}
-
 /* An n-byte number, sign-extended to 64 bits when it is signed. */
 static uint64_t number(int big, const uint8_t *p, int n, int is_signed)
 {
-	uint64_t v = load(big, p, n), sign;
+	uint64_t v = tdat_load_n(big, p, n), sign;
 
 	if (is_signed && n < 8) {
 		sign = 1ull << (n * 8 - 1);
