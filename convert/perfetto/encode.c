@@ -7,6 +7,7 @@
  * order, by the rules --json follows.  A field that lies outside its
  * record is left out, as --json shows it null.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "convert/perfetto/perfetto_internal.h"
 
@@ -121,6 +122,22 @@ static void put_repeated(struct pb *b, int big, const struct pf_field *pf,
 		pb_uint(b, pf->num, number(big, p + i, es, pf->k.is_signed));
 }
 
+/* An event names pid on its input's machine. */
+static void name_pid(struct encoder *x, int input, uint64_t pid)
+{
+	uint8_t **bits = &x->named[input];
+
+	if (pid >= PF_NAMED_PIDS)
+		return;
+	if (!*bits)
+		*bits = calloc(PF_NAMED_PIDS / 8, 1);
+	if (!*bits) {
+		x->failed = 1;
+		return;
+	}
+	(*bits)[pid >> 3] |= (uint8_t)(1u << (pid & 7));
+}
+
 static void put_field(struct encoder *x, struct pb *b, int big,
 		      const struct pf_field *pf, const struct report_event *e)
 {
@@ -147,8 +164,8 @@ static void put_field(struct encoder *x, struct pb *b, int big,
 	default:
 		v = number(big, p, pf->k.size, pf->k.is_signed);
 		pb_uint(b, pf->num, v);
-		if (pf->names && x->named && v < PF_NAMED_PIDS)
-			x->named[v >> 3] |= (uint8_t)(1u << (v & 7));
+		if (pf->names)
+			name_pid(x, e->input, v);
 		break;
 	}
 }

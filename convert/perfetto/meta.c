@@ -24,7 +24,8 @@ static void put_words(struct pb *b, uint32_t field, const char *s,
 
 /* "sysname nodename release [version...] machine", as trace-cmd saves
  * uname. */
-int meta_system_info(struct sink *s, const struct tdat_file *f)
+int meta_system_info(struct sink *s, const struct tdat_file *f,
+		     uint32_t machine)
 {
 	size_t w[64][2], i = 0;
 	struct pb b = { 0 };
@@ -54,7 +55,8 @@ int meta_system_info(struct sink *s, const struct tdat_file *f)
 	put_words(&b, UTS_MACHINE, u, w, n - 1, n - 1);
 	pb_close(&b, m);
 	r = pb_failed(&b) ? tdat_errorf(&s->err, "out of memory") :
-			    sink_packet(s, PKT_SYSTEM_INFO, b.data, b.len);
+			    sink_packet(s, PKT_SYSTEM_INFO, b.data, b.len,
+						machine);
 	pb_free(&b);
 	return r;
 }
@@ -75,7 +77,7 @@ static const struct {
 
 /* One "key: value" line of a CPUSTAT text into b (unknown keys and
  * values that do not parse are left out). */
-static void put_stat_line(struct pb *b, const char *p, size_t n, int base)
+static void put_stat_line(struct pb *b, const char *p, size_t n)
 {
 	char line[128], *colon, *end;
 	unsigned long long v;
@@ -101,15 +103,13 @@ static void put_stat_line(struct pb *b, const char *p, size_t n, int base)
 		}
 		v = strtoull(colon + 2, &end, 10);
 		if (end != colon + 2)
-			pb_uint(b, cpustat_keys[i].num,
-				i ? v : v + (unsigned long long)base);
+			pb_uint(b, cpustat_keys[i].num, v);
 		return;
 	}
 }
 
 /* A CPUSTAT text ("CPU: 0\nentries: 0\n...") as one cpu_stats. */
-static void put_cpu_stats(struct pb *b, const struct tdat_option *o,
-			  int base)
+static void put_cpu_stats(struct pb *b, const struct tdat_option *o)
 {
 	const char *p = (const char *)o->data, *nl;
 	size_t len = strnlen(p, o->size), n;
@@ -118,12 +118,13 @@ static void put_cpu_stats(struct pb *b, const struct tdat_option *o,
 	for (; len; p += n, len -= n) {
 		nl = memchr(p, '\n', len);
 		n = nl ? (size_t)(nl - p) + 1 : len;
-		put_stat_line(b, p, n - (nl != NULL), base);
+		put_stat_line(b, p, n - (nl != NULL));
 	}
 	pb_close(b, m);
 }
 
-int meta_cpu_stats(struct sink *s, const struct tdat_file *f, int base)
+int meta_cpu_stats(struct sink *s, const struct tdat_file *f,
+		   uint32_t machine)
 {
 	struct pb b = { 0 };
 	int k, n = 0, r = 0;
@@ -137,14 +138,14 @@ int meta_cpu_stats(struct sink *s, const struct tdat_file *f, int base)
 		if (o->size > 8 && !memcmp(o->data, "\nBuffer:", 8))
 			break;	/* the instances': the top buffer's only */
 		if (o->size > 5 && !memcmp(o->data, "CPU: ", 5)) {
-			put_cpu_stats(&b, o, base);
+			put_cpu_stats(&b, o);
 			n++;
 		}
 	}
 	if (pb_failed(&b))
 		r = tdat_errorf(&s->err, "out of memory");
 	else if (n)
-		r = sink_packet(s, PKT_FTRACE_STATS, b.data, b.len);
+		r = sink_packet(s, PKT_FTRACE_STATS, b.data, b.len, machine);
 	pb_free(&b);
 	return r;
 }

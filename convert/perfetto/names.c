@@ -165,7 +165,8 @@ static void put_tree(struct tree *t, struct pb *b)
 }
 
 int meta_threads(struct sink *s, const struct tdat_bytes *cmdlines,
-		 const struct tdat_bytes *tgids, const uint8_t *named)
+		 const struct tdat_bytes *tgids, const uint8_t *named,
+		 uint32_t machine)
 {
 	struct tree t = { 0 };
 	struct pb b = { 0 };
@@ -182,7 +183,7 @@ int meta_threads(struct sink *s, const struct tdat_bytes *cmdlines,
 	if (pb_failed(&b))
 		r = tdat_errorf(&s->err, "out of memory");
 	else if (b.len)
-		r = sink_packet(s, PKT_PROCESS_TREE, b.data, b.len);
+		r = sink_packet(s, PKT_PROCESS_TREE, b.data, b.len, machine);
 	pb_free(&b);
 	free(t.names);
 	free(t.tgids);

@@ -29,6 +29,8 @@ enum {
 	PKT_FTRACE_STATS = 34,
 	PKT_SYSTEM_INFO = 45,
 	PKT_COMPRESSED = 50,
+	PKT_MACHINE_ID = 98,	/* not in PERFETTO.md; tp v58.2 reads it
+				 * as tdat-convert(1) says */
 };
 
 /* ---- sink.c: the trace file ---- */
@@ -67,8 +69,10 @@ struct sink {
 };
 
 int sink_open(struct sink *s, const char *path, int level);
-/* A packet holding one length-delimited field (its payload) of n bytes. */
-int sink_packet(struct sink *s, uint32_t field, const void *p, size_t n);
+/* A packet holding one length-delimited field (its payload) of n bytes,
+ * of that machine (0: the first input's, written without the field). */
+int sink_packet(struct sink *s, uint32_t field, const void *p, size_t n,
+		uint32_t machine);
 /* Everything still held compressed, the file synced and named.  0/-1. */
 int sink_finish(struct sink *s);
 void sink_abort(struct sink *s);
@@ -146,8 +150,10 @@ void maps_free(struct pf_maps *m);
 struct encoder {
 	int big[REPORT_MAX_INPUTS];	/* each input's byte order */
 	struct tdat_bytes text;		/* scratch */
-	uint8_t *named;		/* a bit per pid some event names (sched_switch,
-				 * sched_waking, task_*); NULL: none yet */
+	/* per input, a bit per pid some event names (sched_switch,
+	 * sched_waking, task_*); NULL: none yet */
+	uint8_t *named[REPORT_MAX_INPUTS];
+	int failed;		/* out of memory for one of them */
 };
 
 /* Event e as an FtraceEvent (field 2 of the bundle b) through map m;
@@ -155,36 +161,44 @@ struct encoder {
 void encode_event(struct encoder *x, struct pb *b, struct pf_map *m,
 		  const struct report_event *e);
 
-/* ---- bundle.c: one open FtraceEventBundle per CPU ---- */
+/* ---- bundle.c: one open FtraceEventBundle per CPU of each machine ---- */
 
-struct bundles {
-	struct pb *cpu;		/* by trace CPU, grown as needed */
+#define PF_MAX_CPUS 1024	/* trace_processor refuses more */
+
+struct machine_bundles {
+	struct pb *cpu;		/* by CPU, grown as needed */
 	uint8_t *lost;		/* data was lost before its next bundle */
 	int n;
+};
+
+struct bundles {
+	struct machine_bundles m[REPORT_MAX_INPUTS];	/* one an input */
 	size_t flush_at;	/* bytes that close a bundle */
 	struct sink *sink;
 };
 
-#define PF_MAX_CPUS 1024	/* trace_processor refuses more */
-
+/* ncpus: of all the machines together. */
 void bundles_init(struct bundles *bs, struct sink *s, int ncpus);
-/* CPU cpu's open bundle (begun if empty); NULL when out of memory. */
-struct pb *bundle_get(struct bundles *bs, int cpu);
-/* Send cpu's bundle if it holds anything; the next is marked lost when
+/* The open bundle of CPU cpu of machine m (begun if empty); NULL when
+ * out of memory or out of range. */
+struct pb *bundle_get(struct bundles *bs, int m, int cpu);
+/* Send the bundle if it holds anything; the next is marked lost when
  * lost is set.  0 or -1. */
-int bundle_send(struct bundles *bs, int cpu, int lost);
-/* After an event went into cpu's bundle: sent when big enough. */
-int bundle_done(struct bundles *bs, int cpu);
+int bundle_send(struct bundles *bs, int m, int cpu, int lost);
+/* After an event went into the bundle: sent when big enough. */
+int bundle_done(struct bundles *bs, int m, int cpu);
 int bundles_flush(struct bundles *bs);
 void bundles_free(struct bundles *bs);
 
 /* ---- meta.c ---- */
 
-/* SystemInfo from f's UNAME.  0 or -1. */
-int meta_system_info(struct sink *s, const struct tdat_file *f);
-/* FtraceStats at the end of the trace from f's CPUSTAT options (the
- * top buffer's), its CPUs counted from base.  0 or -1. */
-int meta_cpu_stats(struct sink *s, const struct tdat_file *f, int base);
+/* SystemInfo of that machine from f's UNAME.  0 or -1. */
+int meta_system_info(struct sink *s, const struct tdat_file *f,
+		     uint32_t machine);
+/* FtraceStats of that machine at the end of the trace from f's CPUSTAT
+ * options (the top buffer's).  0 or -1. */
+int meta_cpu_stats(struct sink *s, const struct tdat_file *f,
+		   uint32_t machine);
 /* ---- names.c ---- */
 
 /* The saved cmdlines of f appended to text ("PID COMM" lines).  0/-1. */
@@ -199,6 +213,7 @@ int meta_tgids(struct tdat_bytes *text, const struct tdat_file *f,
  * cmdlines unless an event names it (named: a bit per pid, may be
  * NULL).  0 or -1. */
 int meta_threads(struct sink *s, const struct tdat_bytes *cmdlines,
-		 const struct tdat_bytes *tgids, const uint8_t *named);
+		 const struct tdat_bytes *tgids, const uint8_t *named,
+		 uint32_t machine);
 
 #endif

@@ -2,8 +2,9 @@
 /*
  * run.c - convert --to perfetto: the inputs' system info and thread
  * names first, then every event of report's stream (several inputs
- * merged on one timeline as report merges them, each input's CPUs after
- * the previous input's), each into its CPU's bundle.
+ * merged on one timeline as report merges them), each into its CPU's
+ * bundle.  Input k is Perfetto's machine k: a host and its guest keep
+ * their own CPUs, and their threads of the same pid stay apart.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +16,9 @@ struct run {
 	struct bundles bs;
 	struct pf_maps maps;
 	struct encoder x;
-	int base[REPORT_MAX_INPUTS];	/* input k's CPU 0 in the trace */
-	struct tdat_bytes cmdlines;	/* every input's, for the names */
-	struct tdat_bytes tgids;	/* every input's pid/tgid table */
+	struct tdat_bytes cmdlines[REPORT_MAX_INPUTS];	/* for the names */
+	struct tdat_bytes tgids[REPORT_MAX_INPUTS];	/* pid/tgid tables */
+	int ninputs;
 	uint64_t events, unknown;
 	char err[600];		/* why the walk stopped */
 };
@@ -33,7 +34,7 @@ static int on_event(void *ctx, const struct report_event *e)
 	struct run *r = ctx;
 	struct pf_map *m;
 	struct pb *b;
-	int cpu = r->base[e->input] + e->rec->cpu;
+	int k = e->input, cpu = e->rec->cpu;
 
 	if (!e->event || e->event->id < 0 || e->event->id > 65535) {
 		r->unknown++;	/* no format: --json shows its id only */
@@ -47,16 +48,16 @@ static int on_event(void *ctx, const struct report_event *e)
 			 " at most %d CPUs", cpu, PF_MAX_CPUS);
 		return -1;
 	}
-	if (e->rec->missed_events && bundle_send(&r->bs, cpu, 1))
+	if (e->rec->missed_events && bundle_send(&r->bs, k, cpu, 1))
 		return stop(r, r->sink.err.msg);
-	b = bundle_get(&r->bs, cpu);
+	b = bundle_get(&r->bs, k, cpu);
 	if (!b)
 		return stop(r, "out of memory");
 	encode_event(&r->x, b, m, e);
-	if (pb_failed(b))
+	if (pb_failed(b) || r->x.failed)
 		return stop(r, "out of memory");
 	r->events++;
-	return bundle_done(&r->bs, cpu) ? stop(r, r->sink.err.msg) : 0;
+	return bundle_done(&r->bs, k, cpu) ? stop(r, r->sink.err.msg) : 0;
 }
 
 /* Each input's byte order, CPUs and names; the first's system info.
@@ -74,12 +75,12 @@ static int read_inputs(struct run *r, const struct perfetto_opts *o)
 			return 1;
 		}
 		r->x.big[k] = f->big_endian;
-		r->base[k] = cpus;
 		cpus += (int)tdat_cpus(f);
-		if ((!k && meta_system_info(&r->sink, f)) ||
-		    meta_cpu_stats(&r->sink, f, r->base[k]) ||
-		    meta_cmdlines(&r->cmdlines, f, &r->sink.err) ||
-		    meta_tgids(&r->tgids, f, &r->sink.err)) {
+		r->ninputs = k + 1;
+		if (meta_system_info(&r->sink, f, (uint32_t)k) ||
+		    meta_cpu_stats(&r->sink, f, (uint32_t)k) ||
+		    meta_cmdlines(&r->cmdlines[k], f, &r->sink.err) ||
+		    meta_tgids(&r->tgids[k], f, &r->sink.err)) {
 			tdat_close(f);
 			fprintf(stderr, "tdat convert: %s\n", r->sink.err.msg);
 			return 2;
@@ -87,6 +88,21 @@ static int read_inputs(struct run *r, const struct perfetto_opts *o)
 		tdat_close(f);	/* report reads its own */
 	}
 	bundles_init(&r->bs, &r->sink, cpus);
+	return 0;
+}
+
+/* Each machine's process tree, its cmdlines freed once sent. */
+static int threads(struct run *r)
+{
+	int k;
+
+	for (k = 0; k < r->ninputs; k++) {
+		if (meta_threads(&r->sink, &r->cmdlines[k], &r->tgids[k],
+				 r->x.named[k], (uint32_t)k))
+			return -1;
+		tdat_bytes_free(&r->cmdlines[k]);
+		tdat_bytes_free(&r->tgids[k]);
+	}
 	return 0;
 }
 
@@ -112,14 +128,22 @@ static int walk(struct run *r, const struct perfetto_opts *o)
 		fprintf(stderr, "tdat convert: %s\n", r->err);
 		return 2;
 	}
-	if (!status || status == 1)
-		if (bundles_flush(&r->bs) ||
-		    meta_threads(&r->sink, &r->cmdlines, &r->tgids,
-				 r->x.named)) {
-			fprintf(stderr, "tdat convert: %s\n", r->sink.err.msg);
-			return 2;
-		}
+	if ((!status || status == 1) && (bundles_flush(&r->bs) || threads(r))) {
+		fprintf(stderr, "tdat convert: %s\n", r->sink.err.msg);
+		return 2;
+	}
 	return status;
+}
+
+static void free_inputs(struct run *r)
+{
+	int k;
+
+	for (k = 0; k < REPORT_MAX_INPUTS; k++) {
+		tdat_bytes_free(&r->cmdlines[k]);
+		tdat_bytes_free(&r->tgids[k]);
+		free(r->x.named[k]);
+	}
 }
 
 int perfetto_run(const struct perfetto_opts *o)
@@ -138,10 +162,7 @@ int perfetto_run(const struct perfetto_opts *o)
 		free(r);
 		return 2;
 	}
-	r->x.named = calloc(PF_NAMED_PIDS / 8, 1);
-	status = r->x.named ? read_inputs(r, o) : 1;
-	if (!r->x.named)
-		fprintf(stderr, "tdat convert: out of memory\n");
+	status = read_inputs(r, o);
 	/* damage met on the way (1) still gives the trace read so far */
 	if (!status && (status = walk(r, o)) <= 1) {
 		if (sink_finish(&r->sink)) {
@@ -154,9 +175,7 @@ int perfetto_run(const struct perfetto_opts *o)
 	bundles_free(&r->bs);
 	maps_free(&r->maps);
 	tdat_bytes_free(&r->x.text);
-	tdat_bytes_free(&r->cmdlines);
-	tdat_bytes_free(&r->tgids);
-	free(r->x.named);
+	free_inputs(r);
 	free(r);
 	return status;
 }

@@ -214,14 +214,20 @@ int sink_open(struct sink *s, const char *path, int level)
 	return 0;
 }
 
-int sink_packet(struct sink *s, uint32_t field, const void *p, size_t n)
+int sink_packet(struct sink *s, uint32_t field, const void *p, size_t n,
+		uint32_t machine)
 {
 	size_t body = (size_t)pb_varint_size((uint64_t)field << 3) +
 		      (size_t)pb_varint_size(n) + n;
 
+	if (machine)
+		body += (size_t)pb_varint_size((uint64_t)PKT_MACHINE_ID << 3) +
+			(size_t)pb_varint_size(machine);
 	pb_tag(&s->chain, 1, PB_LEN);
 	pb_varint(&s->chain, body);
 	pb_bytes(&s->chain, field, p, n);
+	if (machine)
+		pb_uint(&s->chain, PKT_MACHINE_ID, machine);
 	if (pb_failed(&s->chain))
 		return no_memory(&s->err);
 	return s->chain.len >= CHAIN_BYTES ? hand_over(s) : 0;

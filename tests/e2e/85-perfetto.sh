@@ -5,8 +5,8 @@
 # fixture, external, trace-cmd 2.9.1 and restored recording, a made
 # big-endian 32-bit one, a made guest, a synthetic one of atrace markers,
 # counters and odd fields (tests/tools/perfetto/synth.txt), instances,
-# and a host and its guest in one trace, tests/tools/perfetto/pfcheck.py
-# checks the trace against report --json: no import error, per event
+# and a host and its guest in one trace (two Perfetto machines),
+# tests/tools/perfetto/pfcheck.py checks the trace against report --json: no import error, per event
 # name as many rows as report prints, the sched slices of the
 # sched_switch events, thread names, cpufreq and cpuidle counters, every
 # event's args, atrace markers as slices.  The checker proves first that
@@ -186,13 +186,20 @@ SQL
 printf '20337,20337,steam\n25310,25159,vrdashboard\n25412,20337,steam\n' >want.txt
 assert_same want.txt got.txt
 
-step "a host and its guest in one trace, each input's CPUs after the last's"
+step "a host and its guest in one trace: two machines, each its own CPUs and threads"
 host=$FIX/v7-zstd-sched-irq.dat
-pf "$host" made-guest.dat -- --base "$host=0" --base made-guest.dat=2
-"$TP" -q /dev/stdin out.pftrace 2>/dev/null <<'SQL' | tr -d '"' | tail -n +2 >cpus.txt
-select distinct cpu from ftrace_event order by cpu;
+pf "$host" made-guest.dat -- --machine "$host=0" --machine made-guest.dat=1
+"$TP" -q /dev/stdin out.pftrace 2>/dev/null <<'SQL' | tr -d '"' | grep '^[0-9]' >cpus.txt || true
+select m.raw_id, c.cpu from cpu c join machine m on c.machine_id = m.id order by m.raw_id, c.cpu;
 SQL
-assert_eq "0 1 2 3" "$(grep -E '^[0-9]+$' cpus.txt | tr '\n' ' ' | sed 's/ $//')" "CPUs of host and guest"
+assert_eq "0,0 0,1 1,0 1,1" "$(tr '\n' ' ' <cpus.txt | sed 's/ $//')" "the machines' CPUs"
+# the guest is the host's recording shifted: every pid is in both, once
+"$TP" -q /dev/stdin out.pftrace 2>/dev/null <<'SQL' | tr -d '"' | grep '^[0-9]' >dup.txt || true
+select count(*), sum(n = 2) from (select tid, count(*) n from thread where tid > 0 group by tid);
+SQL
+IFS=, read -r tids twice <dup.txt
+[ "${tids:-0}" -gt 10 ] && [ "$tids" = "$twice" ] ||
+	fail "host and guest threads: $tids pids, $twice of them on both machines"
 
 step "several chains compressed on two threads: the same file every time"
 six=()

@@ -4,12 +4,13 @@
 read by Perfetto's own trace processor, against what `tdat report --json`
 says of the same input(s).
 
-usage: pfcheck.py TP TRACE REPORT.jsonl [--base FILE=CPU]... [--atrace N]
+usage: pfcheck.py TP TRACE REPORT.jsonl [--machine FILE=N]... [--atrace N]
 
 TP runs the trace processor (../shared/tools/tp).  With several inputs
-REPORT.jsonl names each event's "file", and --base gives the trace CPU of
-that file's CPU 0.  Checks, each failing with a line that says what and
-where:
+REPORT.jsonl names each event's "file", and --machine gives the Perfetto
+machine that file is (the first input 0, the next 1...): each machine
+has its own CPUs and threads.  Checks, each failing with a line that
+says what and where:
   * the trace loads, and `stats` holds no import error (severity error
     or data_loss) but a sched_switch chain the recording itself breaks
     (as many as it breaks) and data loss on CPUs that report says lost
@@ -86,17 +87,20 @@ class Tables:
     """The answers to every query the checks ask, fetched at once."""
     QUERIES = {
         'meta': 'select name, str_value from metadata',
+        'cpus': 'select c.id, c.cpu, m.raw_id from cpu c'
+                ' join machine m on c.machine_id = m.id',
+        'machines': 'select id, raw_id from machine',
         'stats': "select name, idx, severity, value from stats"
                  " where value > 0 and severity != 'info'",
         'counts': 'select name, count(*) n from ftrace_event group by name',
         'sched': 'select s.ts, s.dur, s.cpu, t.tid, s.end_state'
                  ' from sched s join thread t using(utid)',
-        'threads': 'select tid, name from thread',
-        'cpufreq': 'select c.ts, t.cpu, c.value from counter c join'
-                   ' cpu_counter_track t on c.track_id = t.id'
+        'threads': 'select tid, name, machine_id from thread',
+        'cpufreq': 'select c.ts, t.cpu, t.machine_id, c.value from counter c'
+                   ' join cpu_counter_track t on c.track_id = t.id'
                    " where t.name = 'cpufreq'",
-        'cpuidle': 'select c.ts, t.cpu, c.value from counter c join'
-                   ' cpu_counter_track t on c.track_id = t.id'
+        'cpuidle': 'select c.ts, t.cpu, t.machine_id, c.value from counter c'
+                   ' join cpu_counter_track t on c.track_id = t.id'
                    " where t.name = 'cpuidle'",
         'args': 'select e.id, e.ts, e.cpu, e.name, a.key, a.value_type,'
                 ' a.int_value, a.string_value from ftrace_event e'
@@ -108,6 +112,18 @@ class Tables:
         names = list(self.QUERIES)
         rows = query_all(tp, trace, [self.QUERIES[n] for n in names])
         self.rows = dict(zip(names, rows))
+        # a trace CPU (ucpu) as (machine, CPU), a machine id as the
+        # machine_id the trace gives
+        self.ucpu = {int(r['id']): (int(r['raw_id']), int(r['cpu']))
+                     for r in self.rows['cpus']}
+        self.machine = {int(r['id']): int(r['raw_id'])
+                        for r in self.rows['machines']}
+
+    def cpu(self, ucpu):
+        return self.ucpu.get(int(ucpu), (0, int(ucpu)))
+
+    def raw_machine(self, mid):
+        return 0 if num(mid) is None else self.machine.get(int(mid), -1)
 
 
 def query(tables, trace, name):
@@ -118,12 +134,13 @@ def num(v):
     return None if v in (None, '[NULL]') else int(v)
 
 
-def load_report(path, bases):
+def load_report(path, machines):
     events = []
     with open(path, encoding='utf-8', errors='surrogateescape') as f:
         for line in f:
             o = json.loads(line)
-            o['tcpu'] = o['cpu'] + bases.get(o.get('file'), 0)
+            o['machine'] = machines.get(o.get('file'), 0)
+            o['tcpu'] = (o['machine'], o['cpu'])
             events.append(o)
     return events
 
@@ -149,11 +166,14 @@ def expected_mismatches(switches):
 def check_stats(tp, trace, events, switches):
     lost = {o['tcpu'] for o in events if o.get('missed_events')}
     mism = expected_mismatches(switches)
-    for s in query(tp, trace, 'stats'):
+    rows = query(tp, trace, 'stats')
+    got = sum(int(s['value']) for s in rows
+              if s['name'] == 'mismatched_sched_switch_tids')
+    for s in rows:
         name, idx, v = s['name'], num(s['idx']), int(s['value'])
-        if name == 'mismatched_sched_switch_tids' and v == mism:
-            continue
-        if name == 'ftrace_cpu_has_data_loss' and idx in lost:
+        if name == 'mismatched_sched_switch_tids' and got == mism:
+            continue    # one row a machine
+        if name == 'ftrace_cpu_has_data_loss' and tp.cpu(idx) in lost:
             continue
         bad('stats: %s[%s] = %d (%s)%s' % (name, idx, v, s['severity'],
             ' (the recording breaks %d chains)' % mism
@@ -188,17 +208,18 @@ def check_sched(tp, trace, switches, new_kernel):
                 want.append((o['timestamp'], -1, cpu,
                              o['fields']['next_pid'], None))
     got = query(tp, trace, 'sched')
-    gotk = collections.Counter((int(r['ts']), int(r['dur']), int(r['cpu']),
+    gotk = collections.Counter((int(r['ts']), int(r['dur']), tp.cpu(r['cpu']),
                                 int(r['tid'])) for r in got)
     wantk = collections.Counter(w[:4] for w in want)
     for k in sorted((wantk - gotk).keys())[:5]:
-        bad('sched: no slice ts=%d dur=%d cpu=%d tid=%d' % k)
+        bad('sched: no slice ts=%d dur=%d (machine, cpu)=%s tid=%d' % k)
     for k in sorted((gotk - wantk).keys())[:5]:
-        bad('sched: a slice ts=%d dur=%d cpu=%d tid=%d no switch makes' % k)
+        bad('sched: a slice ts=%d dur=%d (machine, cpu)=%s tid=%d'
+            ' no switch makes' % k)
     states = {w[:4]: w[4] for w in want}
     seen = {}
     for r in got:
-        k = (int(r['ts']), int(r['dur']), int(r['cpu']), int(r['tid']))
+        k = (int(r['ts']), int(r['dur']), tp.cpu(r['cpu']), int(r['tid']))
         ps, es = states.get(k), r['end_state']
         es = None if es == '[NULL]' else es
         if ps is None:
@@ -216,24 +237,26 @@ def check_sched(tp, trace, switches, new_kernel):
 def check_threads(tp, trace, events):
     names = collections.defaultdict(set)
     for r in query(tp, trace, 'threads'):
-        names[int(r['tid'])].add(r['name'])
+        names[(tp.raw_machine(r['machine_id']), int(r['tid']))].add(r['name'])
     comms = {}
     for o in events:
         if o['pid'] and o['comm'] != '<...>':
-            comms[o['pid']] = o['comm']
-    for pid, comm in sorted(comms.items()):
-        if comm not in names.get(pid, ()):
-            bad('thread %d: named %s, report says %s' %
-                (pid, sorted(names.get(pid, ['none'])), comm))
+            comms[(o['machine'], o['pid'])] = o['comm']
+    for key, comm in sorted(comms.items()):
+        if comm not in names.get(key, ()):
+            bad('thread %d of machine %d: named %s, report says %s' %
+                (key[1], key[0], sorted(names.get(key, ['none'])), comm))
 
 
 def check_counters(tp, trace, events):
     for ev, track in (('cpu_frequency', 'cpufreq'), ('cpu_idle', 'cpuidle')):
         want = collections.Counter(
-            (o['timestamp'], o['fields']['cpu_id'], o['fields']['state'])
+            (o['timestamp'], o['machine'], o['fields']['cpu_id'],
+             o['fields']['state'])
             for o in events if o.get('event') == ev)
         got = collections.Counter(
-            (int(r['ts']), int(r['cpu']), int(float(r['value'])))
+            (int(r['ts']), tp.raw_machine(r['machine_id']), int(r['cpu']),
+             int(float(r['value'])))
             for r in query(tp, trace, track))
         if want != got:
             bad('%s: %d values, report has %d %s events; first missing %s' %
@@ -279,7 +302,7 @@ def check_args(tp, trace, events):
     where = {}
     for r in rows:
         i = int(r['id'])
-        where[i] = (int(r['ts']), int(r['cpu']), r['name'])
+        where[i] = (int(r['ts']), tp.cpu(r['cpu']), r['name'])
         if r['key'] not in (None, '[NULL]'):
             got[i][r['key']] = arg_value(r)
     groups = collections.defaultdict(list)
@@ -299,7 +322,7 @@ def check_args(tp, trace, events):
         else:
             n += 1
             if n <= 3:
-                bad('args of %s at %d cpu %d: %s, report: %s' %
+                bad('args of %s at %d (machine, cpu) %s: %s, report: %s' %
                     (o['event'], k[0], k[1], cands[:1], o['fields']))
     if n > 3:
         bad('... %d events whose args differ' % n)
@@ -316,10 +339,10 @@ def check_markers(tp, trace, events, atrace):
         buf = buf.rstrip('\n\0')
         if buf.startswith('B|'):
             name = buf.split('|', 2)[2] if buf.count('|') >= 2 else ''
-            stacks[o['pid']].append((o['timestamp'], name))
+            stacks[(o['machine'], o['pid'])].append((o['timestamp'], name))
         elif buf == 'E' or buf.startswith('E|'):
-            if stacks[o['pid']]:
-                ts, name = stacks[o['pid']].pop()
+            if stacks[(o['machine'], o['pid'])]:
+                ts, name = stacks[(o['machine'], o['pid'])].pop()
                 want.append((ts, o['timestamp'] - ts, name))
     for st in stacks.values():
         want += [(ts, -1, name) for ts, name in st]
@@ -338,15 +361,15 @@ def main():
     if len(args) < 3:
         sys.exit(__doc__)
     tp, trace, report = args[:3]
-    bases, atrace, rest = {}, None, args[3:]
+    machines, atrace, rest = {}, None, args[3:]
     while rest:
-        if rest[0] == '--base':
+        if rest[0] == '--machine':
             f, _, b = rest[1].rpartition('=')
-            bases[f] = int(b)
+            machines[f] = int(b)
         elif rest[0] == '--atrace':
             atrace = int(rest[1])
         rest = rest[2:]
-    events = load_report(report, bases)
+    events = load_report(report, machines)
     tp = Tables(tp, trace)
     switches = [o for o in events if o.get('event') == 'sched_switch']
     meta = {r['name']: r['str_value'] for r in
