@@ -166,6 +166,8 @@ static void put_field(struct encoder *x, struct pb *b, int big,
 		pb_uint(b, pf->num, v);
 		if (pf->names)
 			name_pid(x, e->input, v);
+		if (pf->symbol && syms_add(&x->syms[e->input], v))
+			x->failed = 1;
 		break;
 	}
 }

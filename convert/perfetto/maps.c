@@ -55,6 +55,13 @@ static int names_thread(const struct typed_event *t, const char *field)
 	       !strcmp(field, "pid");	/* sched_waking, task_* */
 }
 
+/* The addresses trace_processor shows as kernel functions: a work
+ * item's (workqueue_*, ids 56 to 59; execute_start names its slice). */
+static int names_function(const struct typed_event *t, const char *field)
+{
+	return t->id >= 56 && t->id <= 59 && !strcmp(field, "function");
+}
+
 static const struct typed_field *typed_field(const struct typed_event *t,
 					     const char *name)
 {
@@ -91,6 +98,7 @@ static int make_typed(struct pf_map *m, const struct tep_event *ev,
 		m->fields[m->n].k = k;
 		m->fields[m->n].num = tf->num;
 		m->fields[m->n].names = names_thread(t, f->name);
+		m->fields[m->n].symbol = names_function(t, f->name);
 		m->fields[m->n++].type = (enum pf_type)tf->type;
 	}
 	m->form = FORM_TYPED;

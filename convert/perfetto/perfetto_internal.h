@@ -26,6 +26,9 @@
 enum {
 	PKT_FTRACE_EVENTS = 1,
 	PKT_PROCESS_TREE = 2,
+	PKT_SEQUENCE_ID = 10,	/* trusted_packet_sequence_id */
+	PKT_SEQUENCE_FLAGS = 13,
+	SEQ_STATE_CLEARED = 1,	/* INCREMENTAL_STATE_CLEARED */
 	PKT_FTRACE_STATS = 34,
 	PKT_SYSTEM_INFO = 45,
 	PKT_COMPRESSED = 50,
@@ -70,9 +73,13 @@ struct sink {
 
 int sink_open(struct sink *s, const char *path, int level);
 /* A packet holding one length-delimited field (its payload) of n bytes,
- * of that machine (0: the first input's, written without the field). */
+ * of that machine (0: the first input's, written without machine_id),
+ * on the machine's sequence (machine + 1). */
 int sink_packet(struct sink *s, uint32_t field, const void *p, size_t n,
 		uint32_t machine);
+/* The first packet of a machine's sequence: its state cleared, so that
+ * interned data is taken.  0/-1. */
+int sink_sequence_start(struct sink *s, uint32_t machine);
 /* Everything still held compressed, the file synced and named.  0/-1. */
 int sink_finish(struct sink *s);
 void sink_abort(struct sink *s);
@@ -117,6 +124,7 @@ struct pf_field {
 	uint32_t num;
 	enum pf_type type;
 	int names;		/* a pid trace_processor names a thread by */
+	int symbol;		/* a kernel function it names by symbol */
 };
 
 struct pf_map {
@@ -143,6 +151,22 @@ struct pf_maps {
 struct pf_map *maps_get(struct pf_maps *m, int k, const struct tep_event *ev);
 void maps_free(struct pf_maps *m);
 
+/* ---- symbols.c ---- */
+
+/* A set of kernel addresses (open addressing; 0 empty, 1 taken). */
+struct pf_syms {
+	uint64_t *addr;
+	size_t n, cap;
+};
+
+/* addr to be named.  0, or -1 when out of memory. */
+int syms_add(struct pf_syms *s, uint64_t addr);
+/* The names of set's addresses in the kallsyms of the file at path, as
+ * an interned_data packet of that machine; set is used up.  0/-1. */
+int meta_symbols(struct sink *s, const char *path, struct pf_syms *set,
+		 uint32_t machine);
+void syms_free(struct pf_syms *s);
+
 /* ---- encode.c ---- */
 
 #define PF_NAMED_PIDS (1u << 22)	/* the kernel's PID_MAX_LIMIT */
@@ -153,6 +177,7 @@ struct encoder {
 	/* per input, a bit per pid some event names (sched_switch,
 	 * sched_waking, task_*); NULL: none yet */
 	uint8_t *named[REPORT_MAX_INPUTS];
+	struct pf_syms syms[REPORT_MAX_INPUTS];	/* symbol addresses */
 	int failed;		/* out of memory for one of them */
 };
 

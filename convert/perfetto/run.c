@@ -77,7 +77,8 @@ static int read_inputs(struct run *r, const struct perfetto_opts *o)
 		r->x.big[k] = f->big_endian;
 		cpus += (int)tdat_cpus(f);
 		r->ninputs = k + 1;
-		if (meta_system_info(&r->sink, f, (uint32_t)k) ||
+		if (sink_sequence_start(&r->sink, (uint32_t)k) ||
+		    meta_system_info(&r->sink, f, (uint32_t)k) ||
 		    meta_cpu_stats(&r->sink, f, (uint32_t)k) ||
 		    meta_cmdlines(&r->cmdlines[k], f, &r->sink.err) ||
 		    meta_tgids(&r->tgids[k], f, &r->sink.err)) {
@@ -91,14 +92,17 @@ static int read_inputs(struct run *r, const struct perfetto_opts *o)
 	return 0;
 }
 
-/* Each machine's process tree, its cmdlines freed once sent. */
-static int threads(struct run *r)
+/* Each machine's process tree and function names, its cmdlines freed
+ * once sent. */
+static int threads(struct run *r, const struct perfetto_opts *o)
 {
 	int k;
 
 	for (k = 0; k < r->ninputs; k++) {
 		if (meta_threads(&r->sink, &r->cmdlines[k], &r->tgids[k],
-				 r->x.named[k], (uint32_t)k))
+				 r->x.named[k], (uint32_t)k) ||
+		    meta_symbols(&r->sink, o->inputs[k], &r->x.syms[k],
+				 (uint32_t)k))
 			return -1;
 		tdat_bytes_free(&r->cmdlines[k]);
 		tdat_bytes_free(&r->tgids[k]);
@@ -128,7 +132,7 @@ static int walk(struct run *r, const struct perfetto_opts *o)
 		fprintf(stderr, "tdat convert: %s\n", r->err);
 		return 2;
 	}
-	if ((!status || status == 1) && (bundles_flush(&r->bs) || threads(r))) {
+	if ((!status || status == 1) && (bundles_flush(&r->bs) || threads(r, o))) {
 		fprintf(stderr, "tdat convert: %s\n", r->sink.err.msg);
 		return 2;
 	}
@@ -143,6 +147,7 @@ static void free_inputs(struct run *r)
 		tdat_bytes_free(&r->cmdlines[k]);
 		tdat_bytes_free(&r->tgids[k]);
 		free(r->x.named[k]);
+		syms_free(&r->x.syms[k]);
 	}
 }
 

@@ -214,23 +214,47 @@ int sink_open(struct sink *s, const char *path, int level)
 	return 0;
 }
 
+/* The fields every packet of that machine ends with: its sequence
+ * (interned symbols live on one) and, but for machine 0, its id. */
+static size_t tail_size(uint32_t machine)
+{
+	size_t n = 1 + (size_t)pb_varint_size(machine + 1ull);
+
+	if (machine)
+		n += (size_t)pb_varint_size((uint64_t)PKT_MACHINE_ID << 3) +
+		     (size_t)pb_varint_size(machine);
+	return n;
+}
+
+static void put_tail(struct pb *b, uint32_t machine)
+{
+	pb_uint(b, PKT_SEQUENCE_ID, machine + 1ull);
+	if (machine)
+		pb_uint(b, PKT_MACHINE_ID, machine);
+}
+
 int sink_packet(struct sink *s, uint32_t field, const void *p, size_t n,
 		uint32_t machine)
 {
 	size_t body = (size_t)pb_varint_size((uint64_t)field << 3) +
-		      (size_t)pb_varint_size(n) + n;
+		      (size_t)pb_varint_size(n) + n + tail_size(machine);
 
-	if (machine)
-		body += (size_t)pb_varint_size((uint64_t)PKT_MACHINE_ID << 3) +
-			(size_t)pb_varint_size(machine);
 	pb_tag(&s->chain, 1, PB_LEN);
 	pb_varint(&s->chain, body);
 	pb_bytes(&s->chain, field, p, n);
-	if (machine)
-		pb_uint(&s->chain, PKT_MACHINE_ID, machine);
+	put_tail(&s->chain, machine);
 	if (pb_failed(&s->chain))
 		return no_memory(&s->err);
 	return s->chain.len >= CHAIN_BYTES ? hand_over(s) : 0;
+}
+
+int sink_sequence_start(struct sink *s, uint32_t machine)
+{
+	pb_tag(&s->chain, 1, PB_LEN);
+	pb_varint(&s->chain, 2 + tail_size(machine));
+	pb_uint(&s->chain, PKT_SEQUENCE_FLAGS, SEQ_STATE_CLEARED);
+	put_tail(&s->chain, machine);
+	return pb_failed(&s->chain) ? no_memory(&s->err) : 0;
 }
 
 int sink_finish(struct sink *s)

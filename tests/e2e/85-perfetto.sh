@@ -37,7 +37,10 @@ pf() {
 	[ -s out.pftrace ] || fail "no trace from ${ins[*]}"
 	$TDAT report --json "${ins[@]}" >report.jsonl 2>/dev/null ||
 		fail "report --json ${ins[*]}"
-	python3 "$check" "$TP" out.pftrace report.jsonl "${opts[@]}" ||
+	$TDAT report "${ins[@]}" >report.txt 2>/dev/null ||
+		fail "report ${ins[*]}"
+	python3 "$check" "$TP" out.pftrace report.jsonl --text report.txt \
+		"${opts[@]}" ||
 		fail "the trace of ${ins[*]} is not what report says"
 }
 
@@ -83,7 +86,7 @@ printf 'Linux synth 6.1.0 x86_64\0' >uname.bin
 
 n=0
 for f in "$FIX"/*.dat "$FIX"/external/*.dat "$FIX"/tc291/*.dat \
-	 "$FIX"/crashed/restored.dat "$PWD"/made-*.dat; do
+	 "$FIX"/workqueue/*.dat "$FIX"/crashed/restored.dat "$PWD"/made-*.dat; do
 	n=$((n + 1))
 	step "${f#"$FIX"/}"
 	case $f in
@@ -176,6 +179,23 @@ SQL
 	[ -s want.txt ] || fail "$f: no CPUSTAT numbers"
 	assert_same want.txt got.txt
 done
+
+step "work items: slices named by their kernel function, as report names it"
+w=$FIX/workqueue/v7-zstd-workqueue-tc.dat
+pf "$w"
+grep -o 'workqueue_execute_start: .*function [^ ]*' report.txt |
+	sed 's/.*function //' | sort >want.txt
+"$TP" -q /dev/stdin out.pftrace 2>/dev/null <<'SQL' | tr -d '"' | tail -n +2 | sort >got.txt
+select s.name from slice s where s.category = 'workqueue';
+SQL
+[ "$(wc -l <want.txt)" -ge 50 ] || fail "only $(wc -l <want.txt) work items"
+assert_same want.txt got.txt
+grep -q '^0x' got.txt && fail "a work item named by its address"
+expect_exit 0 $TDAT convert --to perfetto -q -i "$w" -i "$w" -o two.pftrace
+"$TP" -q /dev/stdin two.pftrace 2>/dev/null <<'SQL' | tr -d '"' | grep -c '^0x' >hex.txt || true
+select s.name from slice s where s.category = 'workqueue';
+SQL
+assert_eq 0 "$(cat hex.txt)" "work items of the second machine named by address"
 
 step "a pid/tgid table (gpuvis's option 8): threads in their processes"
 g=$FIX/external/gpuvis_amdgpu.dat

@@ -5,11 +5,15 @@ read by Perfetto's own trace processor, against what `tdat report --json`
 says of the same input(s).
 
 usage: pfcheck.py TP TRACE REPORT.jsonl [--machine FILE=N]... [--atrace N]
+                  [--text REPORT.txt]
 
 TP runs the trace processor (../shared/tools/tp).  With several inputs
 REPORT.jsonl names each event's "file", and --machine gives the Perfetto
 machine that file is (the first input 0, the next 1...): each machine
-has its own CPUs and threads.  Checks, each failing with a line that
+has its own CPUs and threads.  --text: report's text of the same
+input(s), which names the kernel functions of workqueue events (a typed
+event's address Perfetto shows by its interned name must be that name).
+Checks, each failing with a line that
 says what and where:
   * the trace loads, and `stats` holds no import error (severity error
     or data_loss) but a sched_switch chain the recording itself breaks
@@ -33,6 +37,7 @@ import collections
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -276,7 +281,31 @@ def arg_value(r):
     return v % (1 << 64) if t == 'uint' else v
 
 
+KSYMS = {}
+WQ_LINE = re.compile(r' (workqueue_[a-z_]+): .*function[ =]([^ \n]+)')
+
+
+def report_functions(path, events):
+    """Address -> name of the work functions report's text prints, its
+    workqueue lines paired in order with --json's workqueue events."""
+    with open(path, encoding='utf-8', errors='surrogateescape') as f:
+        lines = [l for l in f if ': workqueue_' in l]
+    wq = [o for o in events if o.get('system') == 'workqueue']
+    if len(lines) != len(wq):
+        sys.exit('pfcheck: %d workqueue lines in %s, %d events in --json' %
+                 (len(lines), path, len(wq)))
+    names = {}
+    for line, o in zip(lines, wq):
+        m = WQ_LINE.search(line)
+        a = o.get('fields', {}).get('function')
+        if m and m.group(1) == o['event'] and isinstance(a, int):
+            names[a] = m.group(2)
+    return names
+
+
 def same_value(got, want, typed):
+    if typed and isinstance(got, str) and isinstance(want, int):
+        return KSYMS.get(want) == got   # an interned kernel function
     if isinstance(want, list):
         if typed:	# a repeated field keeps its last element
             return not want or got == want[-1]
@@ -361,15 +390,19 @@ def main():
     if len(args) < 3:
         sys.exit(__doc__)
     tp, trace, report = args[:3]
-    machines, atrace, rest = {}, None, args[3:]
+    machines, atrace, text, rest = {}, None, None, args[3:]
     while rest:
         if rest[0] == '--machine':
             f, _, b = rest[1].rpartition('=')
             machines[f] = int(b)
         elif rest[0] == '--atrace':
             atrace = int(rest[1])
+        elif rest[0] == '--text':
+            text = rest[1]
         rest = rest[2:]
     events = load_report(report, machines)
+    if text:
+        KSYMS.update(report_functions(text, events))
     tp = Tables(tp, trace)
     switches = [o for o in events if o.get('event') == 'sched_switch']
     meta = {r['name']: r['str_value'] for r in
