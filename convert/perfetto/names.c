@@ -164,9 +164,68 @@ static void put_tree(struct tree *t, struct pb *b)
 			put_thread(t, b, t->names[i].pid, 0);
 }
 
-int meta_threads(struct sink *s, const struct tdat_bytes *cmdlines,
-		 const struct tdat_bytes *tgids, const uint8_t *named,
-		 uint32_t machine)
+/* Every "N N" line, nothing else: a pid/tgid table. */
+static int tgid_table(const uint8_t *p, uint32_t n)
+{
+	uint32_t i, words = 0, digits = 0;
+
+	for (i = 0; i < n && p[i]; i++) {
+		if (p[i] >= '0' && p[i] <= '9') {
+			digits++;
+			continue;
+		}
+		if (!digits || (p[i] != ' ' && p[i] != '\n') ||
+		    (p[i] == ' ') != (words % 2 == 0))
+			return 0;
+		words++;
+		digits = 0;
+	}
+	return words > 0 && words % 2 == 0 && !digits;
+}
+
+/* f's pid/tgid table ("PID TGID" lines, in an option of CPUCOUNT's id
+ * that holds no count: gpuvis's trace-cmd) appended to text.  0/-1. */
+static int tgids_of(struct tdat_bytes *text, const struct tdat_file *f,
+		    struct tdat_error *err)
+{
+	uint32_t cpus;
+	int k;
+
+	for (k = 0; k < f->noptions; k++) {
+		const struct tdat_option *o = &f->options[k];
+
+		if (o->id != TDAT_OPT_CPUCOUNT ||
+		    tdat_cpucount_payload(f->big_endian, o->data, o->size,
+					  &cpus) ||
+		    !tgid_table(o->data, o->size))
+			continue;
+		if (tdat_bytes_add(text, o->data, strnlen((const char *)o->data,
+							  o->size)))
+			return tdat_errorf(err, "out of memory");
+	}
+	return 0;
+}
+
+/* The saved cmdlines of f appended to text ("PID COMM" lines).  0/-1. */
+static int cmdlines_of(struct tdat_bytes *text, const struct tdat_file *f,
+		       struct tdat_error *err)
+{
+	const char *t;
+	size_t len;
+
+	if (!tdat_meta_has(f, TDAT_META_CMDLINES))
+		return 0;
+	if (tdat_meta_text(f, TDAT_META_CMDLINES, &t, &len, err))
+		return -1;
+	if (tdat_bytes_add(text, t, len) || tdat_bytes_add(text, "\n", 1))
+		return tdat_errorf(err, "out of memory");
+	return 0;
+}
+
+/* The tree of the tables in cmd and tgids as one packet of machine. */
+static int send_tree(struct sink *s, const struct tdat_bytes *cmdlines,
+		     const struct tdat_bytes *tgids, const uint8_t *named,
+		     uint32_t machine)
 {
 	struct tree t = { 0 };
 	struct pb b = { 0 };
@@ -191,57 +250,21 @@ int meta_threads(struct sink *s, const struct tdat_bytes *cmdlines,
 	return r;
 }
 
-/* Every "N N" line, nothing else: a pid/tgid table. */
-static int tgid_table(const uint8_t *p, uint32_t n)
+int meta_threads(struct sink *s, const char *path, const uint8_t *named,
+		 uint32_t machine)
 {
-	uint32_t i, words = 0, digits = 0;
+	struct tdat_bytes cmdlines = { 0 }, tgids = { 0 };
+	struct tdat_file *f = tdat_open(path, &s->err);
+	int r;
 
-	for (i = 0; i < n && p[i]; i++) {
-		if (p[i] >= '0' && p[i] <= '9') {
-			digits++;
-			continue;
-		}
-		if (!digits || (p[i] != ' ' && p[i] != '\n') ||
-		    (p[i] == ' ') != (words % 2 == 0))
-			return 0;
-		words++;
-		digits = 0;
-	}
-	return words > 0 && words % 2 == 0 && !digits;
-}
-
-int meta_tgids(struct tdat_bytes *text, const struct tdat_file *f,
-	       struct tdat_error *err)
-{
-	uint32_t cpus;
-	int k;
-
-	for (k = 0; k < f->noptions; k++) {
-		const struct tdat_option *o = &f->options[k];
-
-		if (o->id != TDAT_OPT_CPUCOUNT ||
-		    tdat_cpucount_payload(f->big_endian, o->data, o->size,
-					  &cpus) ||
-		    !tgid_table(o->data, o->size))
-			continue;
-		if (tdat_bytes_add(text, o->data, strnlen((const char *)o->data,
-							  o->size)))
-			return tdat_errorf(err, "out of memory");
-	}
-	return 0;
-}
-
-int meta_cmdlines(struct tdat_bytes *text, const struct tdat_file *f,
-		  struct tdat_error *err)
-{
-	const char *t;
-	size_t len;
-
-	if (!tdat_meta_has(f, TDAT_META_CMDLINES))
-		return 0;
-	if (tdat_meta_text(f, TDAT_META_CMDLINES, &t, &len, err))
+	if (!f)
 		return -1;
-	if (tdat_bytes_add(text, t, len) || tdat_bytes_add(text, "\n", 1))
-		return tdat_errorf(err, "out of memory");
-	return 0;
+	r = cmdlines_of(&cmdlines, f, &s->err) ||
+	    tgids_of(&tgids, f, &s->err);
+	tdat_close(f);
+	if (!r)
+		r = send_tree(s, &cmdlines, &tgids, named, machine);
+	tdat_bytes_free(&cmdlines);
+	tdat_bytes_free(&tgids);
+	return r ? -1 : 0;
 }

@@ -226,19 +226,13 @@ int meta_cpu_stats(struct sink *s, const struct tdat_file *f,
 		   uint32_t machine);
 /* ---- names.c ---- */
 
-/* The saved cmdlines of f appended to text ("PID COMM" lines).  0/-1. */
-int meta_cmdlines(struct tdat_bytes *text, const struct tdat_file *f,
-		  struct tdat_error *err);
-/* f's pid/tgid table ("PID TGID" lines, in an option of CPUCOUNT's id
- * that holds no count: gpuvis's trace-cmd) appended to text.  0/-1. */
-int meta_tgids(struct tdat_bytes *text, const struct tdat_file *f,
-	       struct tdat_error *err);
-/* A ProcessTree: a Process for each tgid of the table, a Thread for each
- * pid of the table (with its tgid) and of the cmdlines, named from the
- * cmdlines unless an event names it (named: a bit per pid, may be
- * NULL).  0 or -1. */
-int meta_threads(struct sink *s, const struct tdat_bytes *cmdlines,
-		 const struct tdat_bytes *tgids, const uint8_t *named,
+/* The ProcessTree of machine from the file at path, read again at the
+ * end (its tables are not held through the walk): a Process for each
+ * tgid of its pid/tgid table (gpuvis's trace-cmd saved one in an option
+ * of CPUCOUNT's id), a Thread for each pid of the table (with its tgid)
+ * and of the saved cmdlines, named from the cmdlines unless an event
+ * names it (named: a bit per pid, may be NULL).  0 or -1. */
+int meta_threads(struct sink *s, const char *path, const uint8_t *named,
 		 uint32_t machine);
 
 #endif

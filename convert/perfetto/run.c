@@ -16,8 +16,6 @@ struct run {
 	struct bundles bs;
 	struct pf_maps maps;
 	struct encoder x;
-	struct tdat_bytes cmdlines[REPORT_MAX_INPUTS];	/* for the names */
-	struct tdat_bytes tgids[REPORT_MAX_INPUTS];	/* pid/tgid tables */
 	int ninputs;
 	uint64_t events, unknown;
 	char err[600];		/* why the walk stopped */
@@ -79,9 +77,7 @@ static int read_inputs(struct run *r, const struct perfetto_opts *o)
 		r->ninputs = k + 1;
 		if (sink_sequence_start(&r->sink, (uint32_t)k) ||
 		    meta_system_info(&r->sink, f, (uint32_t)k) ||
-		    meta_cpu_stats(&r->sink, f, (uint32_t)k) ||
-		    meta_cmdlines(&r->cmdlines[k], f, &r->sink.err) ||
-		    meta_tgids(&r->tgids[k], f, &r->sink.err)) {
+		    meta_cpu_stats(&r->sink, f, (uint32_t)k)) {
 			tdat_close(f);
 			fprintf(stderr, "tdat convert: %s\n", r->sink.err.msg);
 			return 2;
@@ -92,20 +88,17 @@ static int read_inputs(struct run *r, const struct perfetto_opts *o)
 	return 0;
 }
 
-/* Each machine's process tree and function names, its cmdlines freed
- * once sent. */
+/* Each machine's process tree and function names. */
 static int threads(struct run *r, const struct perfetto_opts *o)
 {
 	int k;
 
 	for (k = 0; k < r->ninputs; k++) {
-		if (meta_threads(&r->sink, &r->cmdlines[k], &r->tgids[k],
-				 r->x.named[k], (uint32_t)k) ||
+		if (meta_threads(&r->sink, o->inputs[k], r->x.named[k],
+				 (uint32_t)k) ||
 		    meta_symbols(&r->sink, o->inputs[k], &r->x.syms[k],
 				 (uint32_t)k))
 			return -1;
-		tdat_bytes_free(&r->cmdlines[k]);
-		tdat_bytes_free(&r->tgids[k]);
 	}
 	return 0;
 }
@@ -144,8 +137,6 @@ static void free_inputs(struct run *r)
 	int k;
 
 	for (k = 0; k < REPORT_MAX_INPUTS; k++) {
-		tdat_bytes_free(&r->cmdlines[k]);
-		tdat_bytes_free(&r->tgids[k]);
 		free(r->x.named[k]);
 		syms_free(&r->x.syms[k]);
 	}
