@@ -7,9 +7,13 @@
  * trace_processor names threads from sched_switch, sched_waking and
  * task events, the latest name winning, which is the name the kernel
  * saved in its cmdlines; a tree's name would beat them for good, so the
- * tree names only the threads no event names.  A thread of the tree
- * without a tgid is put in process 0, and trace.dat keeps no tgids but
- * in that table: the others go without (PERFETTO.md 9).
+ * tree names only the threads no event names.  trace.dat keeps no
+ * tgids but in that table, and trace_processor puts a thread of the
+ * tree without a tgid in process 0 (the idle task's; checked with tp
+ * v58.2): a thread the table leaves out is sent as a process of its own,
+ * the pid as the file knows it (report shows it so).  The threads
+ * events name stay out of the tree: trace_processor links them from the
+ * task events where the recording has them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -137,31 +141,41 @@ static void put_thread(struct tree *t, struct pb *b, uint32_t tid,
 	pb_close(b, m);
 }
 
-/* A Process for each tgid whose comm is known (one without a cmdline
- * is ignored), then every thread. */
+/* A Process named by pid's comm (trace_processor ignores one without a
+ * cmdline). */
+static void put_process(struct tree *t, struct pb *b, uint32_t pid)
+{
+	struct pb_mark m = pb_open(b, TREE_PROCESS, 1);
+
+	pb_uint(b, PR_PID, pid);
+	put_comm(t, b, PR_CMDLINE, pid);
+	pb_uint(b, PR_CMDLINE_IS_COMM, 1);
+	pb_close(b, m);
+}
+
+/* A Process for each tgid of the table whose comm is known, every
+ * thread of the table, then each thread of the cmdlines no event names
+ * and the table leaves out, as a process of its own. */
 static void put_tree(struct tree *t, struct pb *b)
 {
-	struct pb_mark m;
+	uint32_t pid;
 	size_t i;
 
-	for (i = 0; i < t->ntgids; i++) {
-		if (t->tgids[i].pid != t->tgids[i].val ||
-		    !find(t->names, t->nnames, t->tgids[i].val))
-			continue;	/* not a main thread, or no name */
-		m = pb_open(b, TREE_PROCESS, 1);
-		pb_uint(b, PR_PID, t->tgids[i].val);
-		put_comm(t, b, PR_CMDLINE, t->tgids[i].val);
-		pb_uint(b, PR_CMDLINE_IS_COMM, 1);
-		pb_close(b, m);
-	}
+	for (i = 0; i < t->ntgids; i++)
+		if (t->tgids[i].pid == t->tgids[i].val &&
+		    find(t->names, t->nnames, t->tgids[i].val))
+			put_process(t, b, t->tgids[i].val);
 	for (i = 0; i < t->ntgids; i++)
 		if (i + 1 == t->ntgids || t->tgids[i + 1].pid != t->tgids[i].pid)
 			put_thread(t, b, t->tgids[i].pid, t->tgids[i].val);
-	for (i = 0; i < t->nnames; i++)
-		if ((i + 1 == t->nnames || t->names[i + 1].pid != t->names[i].pid) &&
-		    !named(t, t->names[i].pid) &&
-		    !find(t->tgids, t->ntgids, t->names[i].pid))
-			put_thread(t, b, t->names[i].pid, 0);
+	for (i = 0; i < t->nnames; i++) {
+		pid = t->names[i].pid;
+		if ((i + 1 < t->nnames && t->names[i + 1].pid == pid) ||
+		    named(t, pid) || find(t->tgids, t->ntgids, pid))
+			continue;
+		put_process(t, b, pid);
+		put_thread(t, b, pid, pid);
+	}
 }
 
 /* Every "N N" line, nothing else: a pid/tgid table. */

@@ -24,7 +24,8 @@ says what and where:
     next_pid, ending at the CPU's next switch (open at a broken chain and
     at the end), its end_state the same for the same prev_state, and the
     letters of Linux >= 4.14 for the plain states;
-  * every thread report names (pid != 0, comm not "<...>") has that name;
+  * every thread report names (pid != 0, comm not "<...>") has that name,
+    and none but the idle task is in process 0;
   * cpufreq and cpuidle counters hold every cpu_frequency and cpu_idle
     value at its time, on its CPU;
   * every event's args: a self-describing event's are its report --json
@@ -101,6 +102,8 @@ class Tables:
         'sched': 'select s.ts, s.dur, s.cpu, t.tid, s.end_state'
                  ' from sched s join thread t using(utid)',
         'threads': 'select tid, name, machine_id from thread',
+        'in_pid0': 'select t.tid from thread t join process p using(upid)'
+                   ' where p.pid = 0 and t.tid != 0',
         'cpufreq': 'select c.ts, t.cpu, t.machine_id, c.value from counter c'
                    ' join cpu_counter_track t on c.track_id = t.id'
                    " where t.name = 'cpufreq'",
@@ -251,6 +254,9 @@ def check_threads(tp, trace, events):
         if comm not in names.get(key, ()):
             bad('thread %d of machine %d: named %s, report says %s' %
                 (key[1], key[0], sorted(names.get(key, ['none'])), comm))
+    strays = [r['tid'] for r in query(tp, trace, 'in_pid0')]
+    if strays:
+        bad('threads %s are in process 0 (the idle task)' % strays[:5])
 
 
 def check_counters(tp, trace, events):
