@@ -154,7 +154,7 @@ check-cross: deps
 
 # What CI affords of it (.ci/run): the unit tests and a few end-to-end
 # tests (report and split: the byte layers) on all three.
-CROSS_QUICK_E2E := 40-report 46-report-rawdata 60-split
+CROSS_QUICK_E2E := 40-report 46-report-rawdata 46-report-pointers 60-split
 check-cross-quick: deps
 	$(MAKE) check-cross CROSS_E2E="$(CROSS_QUICK_E2E)"
 

@@ -44,6 +44,10 @@ static struct tep_handle *new_tep(int big_endian, int long_size,
 				     TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, long_size);
 	tep_set_page_size(tep, page_size);
+	if (tepfmt_prepare(tep)) {
+		tep_free(tep);
+		return NULL;
+	}
 	return tep;
 }
 

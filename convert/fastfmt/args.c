@@ -51,12 +51,27 @@ static int char_array(struct ff_builder *b, struct ff_op *op,
 	return 0;
 }
 
+/* The field of REC->name.  libtraceevent looks it up when it first
+ * prints the event (at parse time only for flag and symbolic fields):
+ * the same lookup here, so that an event not printed yet compiles. */
+static const struct tep_format_field *field_of(struct ff_builder *b,
+					       const struct tep_print_arg *a)
+{
+	if (!a || a->type != TEP_PRINT_FIELD)
+		return NULL;
+	if (a->field.field || !a->field.name)
+		return a->field.field;
+	return tep_find_any_field(b->ev, a->field.name);
+}
+
 static int field(struct ff_builder *b, struct ff_op *op,
 		 const struct tep_print_arg *a)
 {
+	const struct tep_format_field *f = field_of(b, a);
+
 	if (op->conv == 's')
-		return char_array(b, op, a->field.field);
-	return number(b, op, a->field.field);
+		return char_array(b, op, f);
+	return number(b, op, f);
 }
 
 /* __get_str(field): a __data_loc (not __rel_loc) of 4 bytes. */
@@ -93,7 +108,7 @@ static int cast(struct ff_builder *b, struct ff_op *op,
 		return -1;
 	for (i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
 		if (!strcmp(a->typecast.type, wide[i]))
-			return number(b, op, item->field.field);
+			return number(b, op, field_of(b, item));
 	return -1;
 }
 
@@ -122,7 +137,7 @@ static int element(struct ff_builder *b, struct ff_op *op,
 
 	if (!l || l->type != TEP_PRINT_FIELD || n < 0 || op->conv == 's')
 		return -1;
-	f = l->field.field;
+	f = field_of(b, l);
 	es = tep_get_long_size(b->ev->tep);
 	if (!f || f->offset < 0 || !(f->flags & TEP_FIELD_IS_ARRAY) ||
 	    (f->flags & TEP_FIELD_IS_DYNAMIC) || (int)f->elementsize != es ||
@@ -153,16 +168,16 @@ static int choice(struct ff_builder *b, struct ff_op *op,
 		  const struct tep_print_arg *a)
 {
 	const struct tep_print_arg *c = a->op.left, *r = a->op.right;
+	const struct tep_format_field *f = field_of(b, c);
 
-	if (op->conv != 's' || !c || c->type != TEP_PRINT_FIELD ||
-	    !is_number(c->field.field) || !r || r->type != TEP_PRINT_OP ||
+	if (op->conv != 's' || !is_number(f) || !r || r->type != TEP_PRINT_OP ||
 	    !r->op.op || strcmp(r->op.op, ":") ||
 	    atom_text(b, r->op.left, &op->yes, &op->yes_len) ||
 	    atom_text(b, r->op.right, &op->no, &op->no_len))
 		return -1;
 	op->kind = FF_CHOICE;
-	op->off = (uint32_t)c->field.field->offset;
-	op->size = (uint8_t)c->field.field->size;
+	op->off = (uint32_t)f->offset;
+	op->size = (uint8_t)f->size;
 	need(b, op->off, op->size);
 	return 0;
 }

@@ -18,6 +18,8 @@
  * The text is libtraceevent's (1.7, on this host): a field is read
  * unsigned in the file's byte order, then converted to the conversion's
  * C type (so "%d" of a short -2 is 65534, as there); %p of 0 is "(nil)";
+ * %l, %z and %p are x86_64's 64 bits on every host (trace-cmd's text on
+ * x86_64, where a 32-bit host's libtraceevent would cut them);
  * a string ends at its first NUL; \n \t \r \\ \" in the fmt are turned.
  * A record that holds less than a field it reads, or a dynamic string
  * that does not end inside it, is not printed here (fastfmt_print says

@@ -105,12 +105,13 @@ static int put_number(struct out *o, const struct ff_op *op, uint64_t raw)
 	return 0;
 }
 
-/* %p: glibc's "(nil)", or 0x and the hex of the host's pointer. */
+/* %p: glibc's "(nil)", or 0x and the hex of the pointer, whole as
+ * x86_64 prints it (a 32-bit host's libtraceevent casts the value to its
+ * own pointer and cuts it to 32 bits). */
 static int put_pointer(struct out *o, uint64_t v)
 {
 	char buf[24], *end = buf + sizeof(buf), *s;
 
-	v &= (uint64_t)UINTPTR_MAX;
 	if (!v)
 		return put(o, "(nil)", 5);
 	s = digits(end, v, 'x');

@@ -235,6 +235,7 @@ static void event_text(struct printer *p, const struct event_view *e,
 		       struct tep_event *ev, struct tep_record *rec)
 {
 	struct trace_seq *seq = &p->seq;
+	unsigned int from;
 
 	if (!p->opts.raw && rawdata_wanted(ev) &&
 	    !rawdata_print(seq, e->tep, rec))
@@ -243,8 +244,11 @@ static void event_text(struct printer *p, const struct event_view *e,
 		fieldlist_print(seq, ev, rec, p->opts.raw, e->readable);
 		return;
 	}
+	from = seq->len;
 	tep_print_event(e->tep, seq, rec, "%s",
 			p->opts.raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	if (p->opts.raw)
+		fieldlist_wide_nils(seq, from, ev, rec, e->readable);
 }
 
 static void put_info(struct printer *p, const struct event_view *e,

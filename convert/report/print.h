@@ -107,6 +107,12 @@ int rawdata_print(struct trace_seq *s, struct tep_handle *tep,
 int fieldlist_wanted(const struct tep_event *ev, int raw);
 void fieldlist_print(struct trace_seq *s, struct tep_event *ev,
 		     struct tep_record *rec, int raw, uint32_t readable);
+/* After libtraceevent's -R text of rec (from offset from of s): a NULL
+ * pointer tepfmt widened (a 32-bit host reading a 64-bit file) shows as
+ * "0x0" there, made "(nil)" as x86_64 prints it. */
+void fieldlist_wide_nils(struct trace_seq *s, unsigned int from,
+			 const struct tep_event *ev,
+			 const struct tep_record *rec, uint32_t readable);
 
 /* bodycache.c: recent event texts by payload, for events whose text
  * depends on nothing else (print.c says which). */

@@ -54,7 +54,10 @@ static int load_text(struct tep_handle *tep, const struct tdat_file *f,
 		return -1;
 	if (!len)
 		return 0;
-	s = text_copy(text, len);
+	if (m == TDAT_META_PRINTK && tepfmt_cuts_pointers(tep))
+		s = tepfmt_widen_printk(text, len);
+	else
+		s = text_copy(text, len);
 	if (!s)
 		return -1;
 	if (m == TDAT_META_KALLSYMS)
@@ -88,6 +91,11 @@ static struct tep_handle *build(const struct tdat_file *f, int load_plugins,
 				     TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, f->commit_size);
 	tep_set_page_size(tep, (int)f->page_size);
+	if (tepfmt_prepare(tep)) {
+		tdat_fail_nooff(err, f->path, "out of memory");
+		tep_free(tep);
+		return NULL;
+	}
 	tep_set_cpus(tep, (int)tdat_cpus(f));
 	if (load_plugins)
 		*plugins = tep_load_plugins(tep);

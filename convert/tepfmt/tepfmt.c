@@ -328,6 +328,50 @@ static const char *unsafe(const char *text, size_t len, const char *system,
 	return NULL;
 }
 
+/* Does text parse whole (not flagged failed) in a handle set up as tep
+ * is, the wide helper registered? */
+static int parses_whole(struct tep_handle *tep, const char *text, size_t len,
+			const char *system)
+{
+	struct tep_handle *t = tep_alloc();
+	struct tep_event *ev = NULL;
+	int ok = 0;
+
+	if (!t)
+		return 0;
+	tep_set_file_bigendian(t, tep_is_file_bigendian(tep) ?
+				  TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(t, tep_is_local_bigendian(tep) ?
+				   TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(t, tep_get_long_size(tep));
+	if (!tepfmt_register_wide(t) &&
+	    tep_parse_format(t, &ev, text, len, system) == TEP_ERRNO__SUCCESS)
+		ok = ev && !(ev->flags & TEP_EVENT_FL_FAILED);
+	tep_free(t);
+	return ok;
+}
+
+/* tep_parse_format, a plain %p of a number made to print whole where
+ * the host would cut it (wideptr.c; tepfmt_prepare registered its
+ * helper), when the rewritten text parses whole. */
+static enum tep_errno parse_whole(struct tep_handle *tep,
+				  struct tep_event **ev, const char *text,
+				  size_t len, const char *system)
+{
+	char *wide = NULL;
+	enum tep_errno e;
+	size_t n;
+
+	if (tepfmt_cuts_pointers(tep) && (wide = tepfmt_widen(text, len, &n)) &&
+	    parses_whole(tep, wide, n, system)) {
+		text = wide;
+		len = n;
+	}
+	e = tep_parse_format(tep, ev, text, len, system);
+	free(wide);
+	return e;
+}
+
 enum tep_errno tepfmt_parse(struct tep_handle *tep, struct tep_event **event,
 			    const char *text, size_t len, const char *system,
 			    const char **why)
@@ -347,7 +391,7 @@ enum tep_errno tepfmt_parse(struct tep_handle *tep, struct tep_event **event,
 		tepfmt_parse_fields(tep, event, text, len, system);
 		return e;
 	}
-	e = tep_parse_format(tep, &ev, text, len, system);
+	e = parse_whole(tep, &ev, text, len, system);
 	if (marks_fields(text, len))
 		clear_marks();
 	if (event)

@@ -31,7 +31,8 @@
 #include "libfmt/tracedat.h"
 
 /*
- * tep_parse_format(tep, event, text, len, system), unless parsing the
+ * tep_parse_format(tep, event, text, len, system) (tep made ready by
+ * tepfmt_prepare), unless parsing the
  * format would crash libtraceevent: then only its fields are parsed
  * (tepfmt_parse_fields), *why (if why is given) says what is wrong and
  * TEP_ERRNO__READ_PRINT_FAILED or __READ_FORMAT_FAILED is returned.  So
@@ -42,6 +43,28 @@
 enum tep_errno tepfmt_parse(struct tep_handle *tep, struct tep_event **event,
 			    const char *text, size_t len, const char *system,
 			    const char **why);
+
+/*
+ * wideptr.c: does tep's file have pointers wider than the host's (a
+ * 64-bit file on armhf or i686)?  libtraceevent then cuts a plain %p to
+ * the host's 32 bits; tepfmt_parse gives such a format's plain %p of a
+ * field to a helper that prints it whole, as x86_64 does.
+ */
+int tepfmt_cuts_pointers(struct tep_handle *tep);
+/* The format text with each plain %p of REC->field made %s of
+ * __tdat_ptr(REC->field): malloc'd (its length in *n), or NULL when
+ * there is none (or no memory). */
+char *tepfmt_widen(const char *text, size_t len, size_t *n);
+/* The printk formats (bprint's) with each plain %p made 0x%llx, for a
+ * handle that cuts pointers: malloc'd and NUL-terminated, or NULL
+ * without memory. */
+char *tepfmt_widen_printk(const char *text, size_t len);
+/* Set up tep for tepfmt_parse, once its long size is set: the helper
+ * registered when tepfmt_cuts_pointers.  0 or -1. */
+int tepfmt_prepare(struct tep_handle *tep);
+/* Register the helper (once a handle: libtraceevent frees the one it
+ * replaces, which events parsed before point to).  0 or -1. */
+int tepfmt_register_wide(struct tep_handle *tep);
 
 /*
  * The format's event from its fields alone: its text up to the print

@@ -15,25 +15,7 @@
 
 command -v trace-cmd >/dev/null || skip "trace-cmd (the oracle) is not installed"
 
-# Where trace-cmd cannot read a file, what it is asked about instead.
-# gpuvis_amdgpu.dat: gpuvis's patched trace-cmd stored a 1047-byte
-# pid/tgid table under option id 8, which trace-cmd takes for CPUCOUNT
-# and fails on ("Cannot allocate memory"), as on every output made from
-# it (they keep the option's bytes).  tdat says so in one warning line
-# and reads the rest; trace-cmd reads a copy whose option 8 has an id it
-# skips, every other byte the same: tc_copy FILE OUT (a plain copy of
-# any other file).
-tc_copy() {
-	python3 - "$1" "$2" <<'PY'
-import sys
-d = bytearray(open(sys.argv[1], 'rb').read())
-i = d.find(b'\x08\x00\x17\x04\x00\x0025412 20337\n')  # id 8, 1047 bytes
-if i >= 0:
-    d[i:i + 2] = b'\xff\x7f'
-open(sys.argv[2], 'wb').write(d)
-PY
-}
-
+# gpuvis_amdgpu.dat: trace-cmd reads tc_copy's copy of it (lib.sh).
 for f in "$FIX"/external/*.dat "$FIX"/tc291/*.dat; do
 	n=${f##*/}
 	step "$n"

@@ -6,6 +6,7 @@
  * real record and records made from it with random payloads and sizes.
  * Formats that are not plain are left to libtraceevent.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,20 @@ static void dump(const struct tep_record *rec)
 		fprintf(stderr, "%02x%s", ((const uint8_t *)rec->data)[i],
 			i % 16 == 15 ? "\n" : " ");
 	fprintf(stderr, "\n");
+}
+
+/* A %p in fmt that this host's libtraceevent cuts to its own pointer's
+ * 32 bits, where the compiled text keeps x86_64's 64. */
+static int cuts_pointers(const char *fmt)
+{
+	const char *p;
+
+	if (sizeof(void *) == 8 || !fmt)
+		return 0;
+	for (p = strchr(fmt, '%'); p; p = strchr(p + 1, '%'))
+		if (p[1] == 'p' && !isalnum((unsigned char)p[2]))
+			return 1;
+	return 0;
 }
 
 /* 1 when both agree (or the record is left to libtraceevent). */
@@ -175,15 +190,17 @@ static const char *const not_plain[] = {
 
 /*
  * Does fmt have a %l or %z conversion (not %ll) while the host's long is
- * not x86_64's?  Compiled formats print those as trace-cmd on x86_64
- * does (64 bits), the host's libtraceevent with its own long: the host
- * is no oracle for them then (make check-cross compares with x86_64's
- * trace-cmd instead).
+ * not x86_64's, or a %p while its pointer is not?  Compiled formats print
+ * those as trace-cmd on x86_64 does (64 bits), the host's libtraceevent
+ * with its own long and pointer: the host is no oracle for them then
+ * (make check-cross compares with x86_64's trace-cmd instead).
  */
 static int host_long_differs(const char *fmt)
 {
 	const char *p;
 
+	if (cuts_pointers(fmt))
+		return 1;
 	if (sizeof(long) == 8)
 		return 0;
 	for (p = strchr(fmt, '%'); p; p = strchr(p + 1, '%')) {
@@ -211,9 +228,12 @@ static void check_written(int big, int long_size)
 		ev = event_of(tep, 100 + (int)i, plain[i]);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
 		f = fastfmt_compile(ev);
-		/* elements are compiled only of the long size: args' are 8 */
-		CU_ASSERT(f || (long_size == 4 && strstr(plain[i], "args[")));
-		if (!f && long_size == 8)
+		/* elements are compiled only of the long size: args' are 8;
+		 * a %p a 32-bit host would cut goes to tepfmt's wide helper,
+		 * which libtraceevent prints */
+		CU_ASSERT(f || (long_size == 4 && strstr(plain[i], "args[")) ||
+			  (long_size == 8 && cuts_pointers(plain[i])));
+		if (!f && long_size == 8 && !cuts_pointers(plain[i]))
 			fprintf(stderr, "\n  not compiled: %s\n", plain[i]);
 		fill(d, big, 100 + (int)i);
 		memset(&rec, 0, sizeof(rec));
@@ -356,7 +376,8 @@ static void check_record(struct tep_handle *tep, struct fast_table **t,
 	struct tep_event *ev = tep_find_event_by_record(tep, rec);
 	const struct fast_event *fe;
 
-	if (!ev || !(fe = fast_event_of(t, ev, 1)) || !fe->prog)
+	if (!ev || !(fe = fast_event_of(t, ev, 1)) || !fe->prog ||
+	    cuts_pointers(ev->print_fmt.format))
 		return;
 	ty->records++;
 	if (!agree(tep, fe->prog, rec, s, &ty->compared) ||
