@@ -190,12 +190,19 @@ static void put_latency(struct printer *p, const struct event_view *e)
 }
 
 /*
- * Whether a plugin handler that may keep state prints ev: the
- * sched_switch plugin registers comms, the function plugin tracks call
- * depth.  kmem's and hrtimer's handlers only print the event.
+ * Whether printing ev may change how later events print: a plugin
+ * handler that keeps state (the sched_switch plugin registers comms,
+ * the function plugin tracks call depth; kmem's and hrtimer's handlers
+ * only print the event), or bprint, whose format libtraceevent parses
+ * for each record and flags failed for good on the first whose
+ * arguments do not match it (every later bprint of the handle is then
+ * "[FAILED TO PARSE]"): a worker's handle, seeing only some records,
+ * printed either text for the same record.
  */
 int event_has_state(const struct tep_event *ev)
 {
+	if (ev->flags & TEP_EVENT_FL_ISBPRINT)
+		return 1;
 	return ev->handler && strcmp(ev->system, "kmem") &&
 	       strcmp(ev->system, "timer");
 }

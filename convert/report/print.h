@@ -137,8 +137,9 @@ const struct fast_event *fast_event_of(struct fast_table **t,
 				       struct tep_event *ev, int compile);
 void fast_table_free(struct fast_table *t);
 
-/* A plugin that may keep state prints ev: it must see every such event
- * in stream order, on one handle. */
+/* Printing ev may change how later events print (a plugin that keeps
+ * state, bprint's failed flag): every such event must be printed in
+ * stream order, on one handle. */
 int event_has_state(const struct tep_event *ev);
 int clock_is_time(const char *clock);
 void print_init(struct printer *p, struct outbuf *o,

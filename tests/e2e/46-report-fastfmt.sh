@@ -52,9 +52,6 @@ for f in $files; do
 		n=$((n + 1))
 	done
 	[ "${TDAT_SANITIZED:-}" = 1 ] || TDAT_REPORT_THREADS=0 both -i "$f"
-	# samarxie_android.dat's bprint lines differ from run to run with
-	# worker threads, compiled path or not (a bug of its own)
-	case $f in */samarxie_android.dat) continue ;; esac
 	TDAT_REPORT_THREADS=2 both -i "$f"
 done
 [ "$n" -ge "$least" ] || fail "only $n reports compared"
