@@ -184,6 +184,20 @@ out_open_size() {
 	echo $best
 }
 
+# Does $pid run tdat?  Under make check-cross $TDAT is a script that
+# execs qemu-user on the foreign tdat: then qemu runs, tdat its argument.
+runs_tdat() {
+	if [ -n "${TDAT_CROSS:-}" ]; then
+		case $(readlink /proc/$pid/exe 2>/dev/null) in
+		*qemu*) tr '\0' '\n' </proc/$pid/cmdline 2>/dev/null |
+			grep -q '/tdat$' ;;
+		*) return 1 ;;
+		esac
+	else
+		[ "$(readlink /proc/$pid/exe 2>/dev/null)" = "$tdat_exe" ]
+	fi
+}
+
 # reached WHEN: has $pid come to moment WHEN?
 #   exec   it runs tdat (its output may not be open yet)
 #   open   it has an output open under out/
@@ -193,7 +207,7 @@ out_open_size() {
 #   head   restore's scratch header exists
 reached() {
 	case $1 in
-	exec) [ "$(readlink /proc/$pid/exe 2>/dev/null)" = "$tdat_exe" ] ;;
+	exec) runs_tdat ;;
 	open) [ "$(out_open_size)" -ge 0 ] ;;
 	grown) [ "$(out_open_size)" -ge 262144 ] ;;
 	held) [ "$(out_open_count)" -gt 8 ] ;;	# 8 pieces a batch
