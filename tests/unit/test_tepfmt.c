@@ -640,59 +640,63 @@ static void test_widen_printk(void)
 	free(got);
 }
 
-/* The helper prints what x86_64's printf %p prints, on any host. */
-static void test_widen_prints(void)
+#define WIDE_PTR "\x40\xc2\x38\x96\xbf\x9e\xff\xff"
+
+static const char wide_fmt[] = "name: e\nID: 9\nformat:\n" COMMON
+	"\tfield:void * p;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"p=%p.\", REC->p\n";
+
+/* tep's text of an event 9 whose pointer field holds the 8 bytes ptr. */
+static void assert_prints(struct tep_handle *tep, const char *ptr,
+			  const char *want)
 {
-	static const char fmt[] = "name: e\nID: 9\nformat:\n" COMMON
-		"\tfield:void * p;\toffset:8;\tsize:8;\tsigned:0;\n\n"
-		"print fmt: \"p=%p.\", REC->p\n";
-	static const char odd[] = "name: f\nID: 9\nformat:\n" COMMON
-		"\tfield:void * p;\toffset:8;\tsize:8;\tsigned:0;\n\n"
-		"print fmt: \"p=%p.\", REC->p ? REC->p : 0\n";
-	uint8_t data[16] = { 9, 0, 0, 0, 1, 0, 0, 0,
-			     0x40, 0xc2, 0x38, 0x96, 0xbf, 0x9e, 0xff, 0xff };
-	struct tep_handle *tep = new_tep();
+	uint8_t data[16] = { 9, 0, 0, 0, 1, 0, 0, 0 };
 	struct tep_record rec;
 	struct trace_seq seq;
-	size_t n;
-	char *wide = tepfmt_widen(fmt, sizeof(fmt) - 1, &n);
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(wide);
-	if (!tepfmt_cuts_pointers(tep))	/* tepfmt_prepare did not */
-		CU_ASSERT_EQUAL(tepfmt_register_wide(tep), 0);
-	CU_ASSERT_EQUAL(parse(tep, wide, NULL), TEP_ERRNO__SUCCESS);
+	memcpy(data + 8, ptr, 8);
 	memset(&rec, 0, sizeof(rec));
 	rec.data = data;
 	rec.size = sizeof(data);
 	trace_seq_init(&seq);
 	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);
-	CU_ASSERT_STRING_EQUAL(seq.buffer, "p=0xffff9ebf9638c240.");
-	memset(data + 8, 0, 8);
-	trace_seq_reset(&seq);
-	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&seq);
-	CU_ASSERT_STRING_EQUAL(seq.buffer, "p=(nil).");
+	CU_ASSERT_STRING_EQUAL(seq.buffer, want);
+	trace_seq_destroy(&seq);
+}
+
+/* The helper prints what x86_64's printf %p prints, on any host. */
+static void test_widen_prints(void)
+{
+	struct tep_handle *tep = new_tep();
+	size_t n;
+	char *wide = tepfmt_widen(wide_fmt, sizeof(wide_fmt) - 1, &n);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(wide);
+	if (!tepfmt_cuts_pointers(tep))	/* tepfmt_prepare did not */
+		CU_ASSERT_EQUAL(tepfmt_register_wide(tep), 0);
+	CU_ASSERT_EQUAL(parse(tep, wide, NULL), TEP_ERRNO__SUCCESS);
+	assert_prints(tep, WIDE_PTR, "p=0xffff9ebf9638c240.");
+	assert_prints(tep, "\0\0\0\0\0\0\0\0", "p=(nil).");
+	free(wide);
 	tep_free(tep);
-	/* the format as the file has it, through tepfmt_parse: whole on
-	 * every host (libtraceevent alone cuts it on a 32-bit one), a
-	 * ternary's too */
-	tep = new_tep();
-	CU_ASSERT_EQUAL(parse(tep, fmt, NULL), TEP_ERRNO__SUCCESS);
-	memcpy(data + 8, "\x40\xc2\x38\x96\xbf\x9e\xff\xff", 8);
-	trace_seq_reset(&seq);
-	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&seq);
-	CU_ASSERT_STRING_EQUAL(seq.buffer, "p=0xffff9ebf9638c240.");
+}
+
+/* The format as the file has it, through tepfmt_parse: whole on every
+ * host (libtraceevent alone cuts it on a 32-bit one), a ternary's too. */
+static void test_widen_parsed(void)
+{
+	static const char odd[] = "name: f\nID: 9\nformat:\n" COMMON
+		"\tfield:void * p;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+		"print fmt: \"p=%p.\", REC->p ? REC->p : 0\n";
+	struct tep_handle *tep = new_tep();
+
+	CU_ASSERT_EQUAL(parse(tep, wide_fmt, NULL), TEP_ERRNO__SUCCESS);
+	assert_prints(tep, WIDE_PTR, "p=0xffff9ebf9638c240.");
 	tep_free(tep);
 	tep = new_tep();
 	CU_ASSERT_EQUAL(parse(tep, odd, NULL), TEP_ERRNO__SUCCESS);
-	trace_seq_reset(&seq);
-	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&seq);
-	CU_ASSERT_STRING_EQUAL(seq.buffer, "p=0xffff9ebf9638c240.");
-	trace_seq_destroy(&seq);
-	free(wide);
+	assert_prints(tep, WIDE_PTR, "p=0xffff9ebf9638c240.");
 	tep_free(tep);
 }
 
@@ -705,6 +709,8 @@ void suite_tepfmt(void)
 		    test_widen_text);
 	CU_add_test(s, "the wide helper prints pointers as x86_64",
 		    test_widen_prints);
+	CU_add_test(s, "a file's %p prints whole through tepfmt_parse",
+		    test_widen_parsed);
 	CU_add_test(s, "bprint's plain %p read as 8 bytes in hex",
 		    test_widen_printk);
 	CU_add_test(s, "a mark left set is cleared", test_mark_cleared);
