@@ -264,18 +264,14 @@ static int send_tree(struct sink *s, const struct tdat_bytes *cmdlines,
 	return r;
 }
 
-int meta_threads(struct sink *s, const char *path, const uint8_t *named,
-		 uint32_t machine)
+int meta_threads(struct sink *s, const struct tdat_file *f,
+		 const uint8_t *named, uint32_t machine)
 {
 	struct tdat_bytes cmdlines = { 0 }, tgids = { 0 };
-	struct tdat_file *f = tdat_open(path, &s->err);
 	int r;
 
-	if (!f)
-		return -1;
 	r = cmdlines_of(&cmdlines, f, &s->err) ||
 	    tgids_of(&tgids, f, &s->err);
-	tdat_close(f);
 	if (!r)
 		r = send_tree(s, &cmdlines, &tgids, named, machine);
 	tdat_bytes_free(&cmdlines);

@@ -161,10 +161,10 @@ struct pf_syms {
 
 /* addr to be named.  0, or -1 when out of memory. */
 int syms_add(struct pf_syms *s, uint64_t addr);
-/* The names of set's addresses in the kallsyms of the file at path, as
- * an interned_data packet of that machine; set is used up.  0/-1. */
-int meta_symbols(struct sink *s, const char *path, struct pf_syms *set,
-		 uint32_t machine);
+/* The names of set's addresses in f's kallsyms, as an interned_data
+ * packet of that machine; set is used up.  0/-1. */
+int meta_symbols(struct sink *s, const struct tdat_file *f,
+		 struct pf_syms *set, uint32_t machine);
 void syms_free(struct pf_syms *s);
 
 /* ---- encode.c ---- */
@@ -226,13 +226,13 @@ int meta_cpu_stats(struct sink *s, const struct tdat_file *f,
 		   uint32_t machine);
 /* ---- names.c ---- */
 
-/* The ProcessTree of machine from the file at path, read again at the
- * end (its tables are not held through the walk): a Process for each
+/* The ProcessTree of machine from f, opened again at the end (its
+ * tables are not held through the walk): a Process for each
  * tgid of its pid/tgid table (gpuvis's trace-cmd saved one in an option
  * of CPUCOUNT's id), a Thread for each pid of the table (with its tgid)
  * and of the saved cmdlines, named from the cmdlines unless an event
  * names it (named: a bit per pid, may be NULL).  0 or -1. */
-int meta_threads(struct sink *s, const char *path, const uint8_t *named,
-		 uint32_t machine);
+int meta_threads(struct sink *s, const struct tdat_file *f,
+		 const uint8_t *named, uint32_t machine);
 
 #endif

@@ -88,16 +88,21 @@ static int read_inputs(struct run *r, const struct perfetto_opts *o)
 	return 0;
 }
 
-/* Each machine's process tree and function names. */
+/* Each machine's process tree and function names, from its file opened
+ * once more (none of its tables is held through the walk). */
 static int threads(struct run *r, const struct perfetto_opts *o)
 {
-	int k;
+	struct tdat_file *f;
+	int k, bad;
 
 	for (k = 0; k < r->ninputs; k++) {
-		if (meta_threads(&r->sink, o->inputs[k], r->x.named[k],
-				 (uint32_t)k) ||
-		    meta_symbols(&r->sink, o->inputs[k], &r->x.syms[k],
-				 (uint32_t)k))
+		f = tdat_open(o->inputs[k], &r->sink.err);
+		if (!f)
+			return -1;
+		bad = meta_threads(&r->sink, f, r->x.named[k], (uint32_t)k) ||
+		      meta_symbols(&r->sink, f, &r->x.syms[k], (uint32_t)k);
+		tdat_close(f);
+		if (bad)
 			return -1;
 	}
 	return 0;

@@ -131,20 +131,15 @@ static int put_names(struct pb *b, struct pf_syms *set,
 	return 0;
 }
 
-int meta_symbols(struct sink *s, const char *path, struct pf_syms *set,
-		 uint32_t machine)
+int meta_symbols(struct sink *s, const struct tdat_file *f,
+		 struct pf_syms *set, uint32_t machine)
 {
-	struct tdat_file *f;
 	struct pb b = { 0 };
 	int r;
 
 	if (!set->n)
 		return 0;
-	f = tdat_open(path, &s->err);
-	if (!f)
-		return -1;
 	r = put_names(&b, set, f, &s->err);
-	tdat_close(f);
 	if (!r && pb_failed(&b))
 		r = tdat_errorf(&s->err, "out of memory");
 	else if (!r && b.len)
