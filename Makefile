@@ -20,7 +20,7 @@ CFLAGS  ?= -O2 -g
 BASE_CFLAGS := -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_FILE_OFFSET_BITS=64
 # Includes name their path from the top: #include "libfmt/tracedat.h".
 CPPFLAGS += -I. $(shell pkg-config --cflags libtraceevent 2>/dev/null)
-LDLIBS  += -lzstd -lz $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent) -lpthread -ldl
+LDLIBS  += -lzstd -lz -ldeflate $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent) -lpthread -ldl
 PREFIX  ?= /usr/local
 B       ?= build
 

@@ -40,6 +40,7 @@ enum {
 
 struct tdat_wholefile;
 struct sink;
+struct libdeflate_compressor;
 
 #define SINK_WORKERS 2		/* compressing threads */
 
@@ -48,7 +49,8 @@ struct sink_job {
 	struct sink *sink;
 	pthread_t thread;
 	struct pb full;		/* the chain */
-	uint8_t *z;		/* zlib's output */
+	struct libdeflate_compressor *dc;	/* made at its first chain */
+	uint8_t *z;		/* the chain compressed */
 	size_t zcap, zlen;
 	uint64_t seq;		/* its place in the file */
 	int busy;		/* holds a chain not written yet */
