@@ -4,18 +4,18 @@
  * it takes it (fastfmt.h lists the kinds compiled).  Fields are taken
  * only as libtraceevent resolved them while parsing.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "convert/fastfmt/fastfmt_internal.h"
 
-/* The record must hold off + size bytes for op to be printed here. */
-static void need(struct ff_builder *b, uint32_t off, uint32_t size)
+void ff_need(struct ff_builder *b, uint32_t off, uint32_t size)
 {
 	if (off + size > b->f->need)
 		b->f->need = off + size;
 }
 
-static int is_number(const struct tep_format_field *f)
+int ff_is_number(const struct tep_format_field *f)
 {
 	return f && f->offset >= 0 &&
 	       !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) &&
@@ -26,12 +26,12 @@ static int is_number(const struct tep_format_field *f)
 static int number(struct ff_builder *b, struct ff_op *op,
 		  const struct tep_format_field *f)
 {
-	if (!is_number(f) || op->conv == 's')
+	if (!ff_is_number(f) || op->conv == 's')
 		return -1;
 	op->kind = op->conv == 'p' ? FF_PTR : FF_NUM;
 	op->off = (uint32_t)f->offset;
 	op->size = (uint8_t)f->size;
-	need(b, op->off, op->size);
+	ff_need(b, op->off, op->size);
 	return 0;
 }
 
@@ -47,7 +47,7 @@ static int char_array(struct ff_builder *b, struct ff_op *op,
 	op->kind = FF_STR_FIXED;
 	op->off = (uint32_t)f->offset;
 	op->len = (uint32_t)f->size;
-	need(b, op->off, op->len);
+	ff_need(b, op->off, op->len);
 	return 0;
 }
 
@@ -62,6 +62,14 @@ static const struct tep_format_field *field_of(struct ff_builder *b,
 	if (a->field.field || !a->field.name)
 		return a->field.field;
 	return tep_find_any_field(b->ev, a->field.name);
+}
+
+const struct tep_format_field *ff_number_field(struct ff_builder *b,
+					       const struct tep_print_arg *a)
+{
+	const struct tep_format_field *f = field_of(b, a);
+
+	return ff_is_number(f) ? f : NULL;
 }
 
 static int field(struct ff_builder *b, struct ff_op *op,
@@ -90,7 +98,7 @@ static int dyn_string(struct ff_builder *b, struct ff_op *op,
 	op->kind = FF_STR_DYN;
 	op->off = (uint32_t)f->offset;
 	op->size = 4;
-	need(b, op->off, 4);
+	ff_need(b, op->off, 4);
 	return 0;
 }
 
@@ -147,7 +155,7 @@ static int element(struct ff_builder *b, struct ff_op *op,
 	op->kind = op->conv == 'p' ? FF_PTR : FF_NUM;
 	op->off = (uint32_t)f->offset + (uint32_t)n * (uint32_t)es;
 	op->size = (uint8_t)es;
-	need(b, (uint32_t)f->offset, (uint32_t)f->size);
+	ff_need(b, (uint32_t)f->offset, (uint32_t)f->size);
 	return 0;
 }
 
@@ -163,41 +171,103 @@ static int atom_text(struct ff_builder *b, const struct tep_print_arg *a,
 	return ff_text_add(b, a->atom.atom, *len);
 }
 
-/* %s of REC->field ? "yes" : "no". */
+/* Is a a constant expression: numbers, casts and operators only? */
+static int constant(const struct tep_print_arg *a, int depth)
+{
+	if (!a || depth > 64)
+		return 0;
+	switch (a->type) {
+	case TEP_PRINT_ATOM:
+		return a->atom.atom && isdigit((unsigned char)*a->atom.atom);
+	case TEP_PRINT_TYPE:
+		return constant(a->typecast.item, depth + 1);
+	case TEP_PRINT_OP:
+		return (!a->op.left || constant(a->op.left, depth + 1)) &&
+		       constant(a->op.right, depth + 1);
+	default:
+		return 0;
+	}
+}
+
+static int is_op(const struct tep_print_arg *a, const char *op)
+{
+	return a && a->type == TEP_PRINT_OP && a->op.op &&
+	       !strcmp(a->op.op, op);
+}
+
+/*
+ * The condition c of c ? x : y into op: REC->field, true when not 0;
+ * or [1 &&] (REC->field & K) with K constant, true when the field has a
+ * bit of the mask, which probe.c finds (K's casts and suffixes are
+ * libtraceevent's to evaluate).  One such mask per event.
+ */
+static int condition(struct ff_builder *b, struct ff_op *op,
+		     const struct tep_print_arg *c)
+{
+	const struct tep_format_field *f;
+
+	if (is_op(c, "&&") && c->op.left && c->op.left->type == TEP_PRINT_ATOM &&
+	    c->op.left->atom.atom && !strcmp(c->op.left->atom.atom, "1"))
+		c = c->op.right;
+	f = ff_number_field(b, c);
+	op->cond_mask = ~0ull;
+	if (!f && is_op(c, "&") && !b->probe_op) {
+		f = ff_number_field(b, c->op.left);
+		if (!f || !constant(c->op.right, 0))
+			return -1;
+		b->probe_op = (int)(op - b->f->ops) + 1;
+		op->cond_mask = 0;
+	}
+	if (!f)
+		return -1;
+	op->cond_off = (uint32_t)f->offset;
+	op->cond_size = (uint8_t)f->size;
+	ff_need(b, op->cond_off, op->cond_size);
+	return 0;
+}
+
+/* %s of cond ? "yes" : "no", or of cond ? __print_flags(...) : "no" (or
+ * __print_symbolic): the table is printed only when cond holds. */
 static int choice(struct ff_builder *b, struct ff_op *op,
 		  const struct tep_print_arg *a)
 {
-	const struct tep_print_arg *c = a->op.left, *r = a->op.right;
-	const struct tep_format_field *f = field_of(b, c);
+	const struct tep_print_arg *r = a->op.right;
 
-	if (op->conv != 's' || !is_number(f) || !r || r->type != TEP_PRINT_OP ||
-	    !r->op.op || strcmp(r->op.op, ":") ||
-	    atom_text(b, r->op.left, &op->yes, &op->yes_len) ||
+	if (op->conv != 's' || !is_op(r, ":") ||
 	    atom_text(b, r->op.right, &op->no, &op->no_len))
 		return -1;
-	op->kind = FF_CHOICE;
-	op->off = (uint32_t)f->offset;
-	op->size = (uint8_t)f->size;
-	need(b, op->off, op->size);
-	return 0;
+	if (r->op.left && r->op.left->type != TEP_PRINT_ATOM) {
+		if (ff_compile_table(b, op, r->op.left))
+			return -1;
+	} else {
+		if (atom_text(b, r->op.left, &op->yes, &op->yes_len))
+			return -1;
+		op->kind = FF_CHOICE;
+	}
+	return condition(b, op, a->op.left);
 }
 
 int ff_compile_arg(struct ff_builder *b, struct ff_op *op,
 		   struct tep_print_arg *a)
 {
+	if (op->ext)
+		return ff_compile_symbol(b, op, a);
 	switch (a->type) {
+	case TEP_PRINT_FLAGS:
+	case TEP_PRINT_SYMBOL:
+		return ff_compile_table(b, op, a);
 	case TEP_PRINT_FIELD:
 		return field(b, op, a);
 	case TEP_PRINT_STRING:
 		return dyn_string(b, op, a);
 	case TEP_PRINT_TYPE:
-		return cast(b, op, a);
+		return cast(b, op, a) && ff_compile_expr(b, op, a);
 	case TEP_PRINT_OP:
 		if (a->op.op && !strcmp(a->op.op, "["))
 			return element(b, op, a);
-		if (a->op.op && !strcmp(a->op.op, "?"))
+		if (a->op.op && !strcmp(a->op.op, "?") && op->conv == 's')
 			return choice(b, op, a);
-		return -1;
+		return ff_compile_expr(b, op, a);
 	default:
 		return -1;
 	}

@@ -129,8 +129,13 @@ static int parse_spec(const char **pp, struct ff_op *op)
 		return op->flags & FF_ALT ? -1 : 0;
 	case 's':
 		return plain ? 0 : -1;
-	case 'p':	/* %pS, %pM...: libtraceevent's own extensions */
-		return plain && !isalnum((unsigned char)*p) ? 0 : -1;
+	case 'p':	/* %pS (symbols.c); %pM and the like stay */
+		if (plain && strchr("SsFf", *p) && *p &&
+		    !isalnum((unsigned char)p[1])) {
+			op->ext = *p == 'S' || *p == 'F' ? 'S' : 's';
+			*pp = p + 1;
+		}
+		return plain && !isalnum((unsigned char)**pp) ? 0 : -1;
 	default:
 		return -1;
 	}
@@ -181,14 +186,15 @@ static int walk(struct ff_builder *b)
 }
 
 /*
- * Only an event printed from its print fmt alone, parsed whole: none
- * with a plugin's handler, none libtraceevent flags (ftrace's print,
- * bprint and function events it prints its own way, failed ones).
+ * Only an event printed from its print fmt, parsed whole: none
+ * libtraceevent flags (ftrace's print, bprint and function events it
+ * prints its own way, failed ones), and with a plugin's handler only
+ * the kmem plugin's (symbols.c).
  */
 static int compilable(const struct tep_event *ev)
 {
-	return !ev->handler && !ev->flags && ev->print_fmt.format &&
-	       ev->tep && !(ev->system && !strcmp(ev->system, "ftrace"));
+	return !ev->flags && ev->print_fmt.format && ev->tep &&
+	       !(ev->system && !strcmp(ev->system, "ftrace"));
 }
 
 struct fastfmt *fastfmt_compile(struct tep_event *ev)
@@ -203,7 +209,8 @@ struct fastfmt *fastfmt_compile(struct tep_event *ev)
 	if (!b.f)
 		return NULL;
 	b.f->big = tep_is_file_bigendian(ev->tep);
-	if (walk(&b) || ff_text_add(&b, "", 0)) {
+	if ((ev->handler && ff_compile_plugin(&b)) || walk(&b) ||
+	    ff_text_add(&b, "", 0) || ((b.probe_op || b.probe_all) && ff_probe(&b))) {
 		fastfmt_free(b.f);
 		return NULL;
 	}
@@ -216,6 +223,9 @@ void fastfmt_free(struct fastfmt *f)
 		return;
 	free(f->ops);
 	free(f->text);
+	free(f->tab);
+	free(f->syms);
+	free(f->nodes);
 	free(f);
 }
 

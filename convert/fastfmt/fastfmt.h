@@ -7,13 +7,18 @@
  * again for every record.
  *
  * Compiled: conversions %d %i %u %x %X (flags '-' '0' '#', a width,
- * length hh h l ll L z), a plain %p, a plain %s; arguments REC->field
- * (a number of 1, 2, 4 or 8 bytes, or a char array for %s),
- * __get_str(field), REC->array[N] (elements of the file's long size),
- * a cast to a 64-bit type, and REC->field ? "text" : "text" for %s.
+ * length hh h l ll L z), a plain %p, %pS %ps %pF %pf, a plain %s;
+ * arguments REC->field (a number of 1, 2, 4 or 8 bytes, or a char
+ * array for %s), __get_str(field), REC->array[N] (elements of the file's
+ * long size), a cast to a 64-bit type (or to a pointer, for %pS),
+ * __print_flags and __print_symbolic of a number field with numbers in
+ * their tables (tables.c), and for %s COND ? "text" : "text" or
+ * COND ? __print_flags(...) : "text", COND a number field or
+ * [1 &&] (REC->field & constants) (probe.c).  The kmem plugin's
+ * events are compiled with its call-site prefix (symbols.c).
  * Everything else is left to libtraceevent (fastfmt_compile says NULL):
- * plugin handlers, __print_symbolic/__print_flags and other helpers,
- * arithmetic, %pS and the other %p extensions, other escapes.
+ * other plugin handlers, other helpers, arithmetic, the other %p
+ * extensions, other escapes.
  *
  * The text is libtraceevent's (1.7, on this host): a field is read
  * unsigned in the file's byte order, then converted to the conversion's

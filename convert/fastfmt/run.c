@@ -10,12 +10,7 @@
 
 #define NUM_ROOM 96	/* a number's text: width <= 64, or 20 digits + 3 */
 
-struct out {
-	char *p;
-	size_t n, cap;
-};
-
-static int put(struct out *o, const char *s, size_t n)
+int ff_put(struct ff_out *o, const char *s, size_t n)
 {
 	if (n > o->cap - o->n)
 		return -1;
@@ -24,7 +19,7 @@ static int put(struct out *o, const char *s, size_t n)
 	return 0;
 }
 
-static uint64_t load(int big, const uint8_t *p, int size)
+uint64_t ff_load(int big, const uint8_t *p, int size)
 {
 	switch (size) {
 	case 1:
@@ -70,7 +65,7 @@ static uint64_t typed(const struct ff_op *op, uint64_t v, int *neg)
 }
 
 /* A number as printf's %[-0#][width][length]conv prints it. */
-static int put_number(struct out *o, const struct ff_op *op, uint64_t raw)
+static int put_number(struct ff_out *o, const struct ff_op *op, uint64_t raw)
 {
 	char buf[NUM_ROOM], *end = buf + sizeof(buf), *d, *s;
 	int neg, zeros;
@@ -97,10 +92,10 @@ static int put_number(struct out *o, const struct ff_op *op, uint64_t raw)
 	if (!(op->flags & FF_LEFT))
 		while (pad)
 			*--s = ' ', pad--;
-	if (put(o, s, (size_t)(end - s)))
+	if (ff_put(o, s, (size_t)(end - s)))
 		return -1;
 	for (; pad; pad--)
-		if (put(o, " ", 1))
+		if (ff_put(o, " ", 1))
 			return -1;
 	return 0;
 }
@@ -108,16 +103,19 @@ static int put_number(struct out *o, const struct ff_op *op, uint64_t raw)
 /* %p: glibc's "(nil)", or 0x and the hex of the pointer, whole as
  * x86_64 prints it (a 32-bit host's libtraceevent casts the value to its
  * own pointer and cuts it to 32 bits). */
-static int put_pointer(struct out *o, uint64_t v)
+int ff_put_hex(struct ff_out *o, uint64_t v)
 {
 	char buf[24], *end = buf + sizeof(buf), *s;
 
-	if (!v)
-		return put(o, "(nil)", 5);
 	s = digits(end, v, 'x');
 	*--s = 'x';
 	*--s = '0';
-	return put(o, s, (size_t)(end - s));
+	return ff_put(o, s, (size_t)(end - s));
+}
+
+static int put_pointer(struct ff_out *o, uint64_t v)
+{
+	return v ? ff_put_hex(o, v) : ff_put(o, "(nil)", 5);
 }
 
 /*
@@ -126,7 +124,7 @@ static int put_pointer(struct out *o, uint64_t v)
  * past the length to the NUL: only strings whose length and NUL are
  * inside the record are printed here.
  */
-static int put_dyn(struct out *o, const struct fastfmt *f,
+static int put_dyn(struct ff_out *o, const struct fastfmt *f,
 		   const struct ff_op *op, const uint8_t *data, uint32_t size)
 {
 	uint32_t loc = tdat_load32(f->big, data + op->off);
@@ -138,45 +136,65 @@ static int put_dyn(struct out *o, const struct fastfmt *f,
 	end = memchr(data + at, 0, size - at);
 	if (!end)
 		return -1;
-	return put(o, (const char *)data + at, (size_t)(end - (data + at)));
+	return ff_put(o, (const char *)data + at, (size_t)(end - (data + at)));
 }
 
-static int run_op(struct out *o, const struct fastfmt *f,
+/* An FF_NUM's or FF_PTR's number: its field, or its expression. */
+static uint64_t value(const struct fastfmt *f, const struct ff_op *op,
+		      const uint8_t *data)
+{
+	if (op->expr)
+		return ff_eval(f, op->expr - 1, data);
+	return ff_load(f->big, data + op->off, op->size);
+}
+
+static int run_op(struct ff_out *o, const struct fastfmt *f,
 		  const struct ff_op *op, const uint8_t *data, uint32_t size)
 {
 	const char *t = f->text;
 
-	if (put(o, t + op->lit, op->lit_len))
+	if (ff_put(o, t + op->lit, op->lit_len))
 		return -1;
+	if (op->cond_size &&
+	    !(ff_load(f->big, data + op->cond_off, op->cond_size) &
+	      op->cond_mask))
+		return ff_put(o, t + op->no, op->no_len);
 	switch (op->kind) {
 	case FF_NUM:
-		return put_number(o, op, load(f->big, data + op->off, op->size));
+		return put_number(o, op, value(f, op, data));
 	case FF_PTR:
-		return put_pointer(o, load(f->big, data + op->off, op->size));
+		return put_pointer(o, value(f, op, data));
 	case FF_STR_FIXED:
-		return put(o, (const char *)data + op->off,
+		return ff_put(o, (const char *)data + op->off,
 			   strnlen((const char *)data + op->off, op->len));
 	case FF_STR_DYN:
 		return put_dyn(o, f, op, data, size);
-	default:	/* FF_CHOICE */
-		if (load(f->big, data + op->off, op->size))
-			return put(o, t + op->yes, op->yes_len);
-		return put(o, t + op->no, op->no_len);
+	case FF_SYM:
+		return ff_run_symbol(o, f, op,
+				     ff_load(f->big, data + op->off, op->size));
+	case FF_FLAGS:
+	case FF_SYMBOLIC:
+		return ff_run_table(o, f, op,
+				    ff_load(f->big, data + op->off, op->size));
+	default:	/* FF_CHOICE: its condition held */
+		return ff_put(o, t + op->yes, op->yes_len);
 	}
 }
 
 int fastfmt_print(const struct fastfmt *f, const uint8_t *data,
 		  uint32_t size, char *out, size_t cap)
 {
-	struct out o = { out, 0, cap };
+	struct ff_out o = { out, 0, cap };
 	int i;
 
 	if (size < f->need || cap > (size_t)INT32_MAX)
 		return -1;
+	if (f->site_size && ff_run_plugin(&o, f, data))
+		return -1;
 	for (i = 0; i < f->nops; i++)
 		if (run_op(&o, f, &f->ops[i], data, size))
 			return -1;
-	if (put(&o, f->text + f->tail, f->tail_len))
+	if (ff_put(&o, f->text + f->tail, f->tail_len))
 		return -1;
 	return (int)o.n;
 }

@@ -27,7 +27,8 @@ both() {
 files=$(ls "$FIX"/*.dat "$FIX"/external/*.dat "$FIX"/tc291/*.dat \
 	"$FIX"/truncated/*.dat "$FIX"/crashed/restored.dat)
 step "variants"
-for f in v6-sched-irq v7-zstd-markers-raw_syscalls v7-zstd-sched-irq-tc34; do
+for f in v6-sched-irq v7-zstd-markers-raw_syscalls v7-zstd-sched-irq-tc34 \
+	v7-zstd-kmem-tc; do
 	"$TOOLS/mkvariant" --big-endian "$FIX/$f.dat" "$f.be.dat" ||
 		fail "mkvariant --big-endian $f"
 	"$TOOLS/mkvariant" --long4 "$FIX/$f.dat" "$f.l4.dat" ||

@@ -171,18 +171,26 @@ static const char *const plain[] = {
 	"(u64)REC->d",
 	"\"q\\\"r\\\\s\\tt\\nu%d%%\\n\", REC->a",
 	"\"no conversion at all\"",
+	"\"%d %u %p %lx %d\", REC->a + 1, REC->b - 16, (((struct page *)"
+	"vmemmap_base) + (REC->c)), REC->c != -3 ? REC->c : 0, REC->d == 0",
 };
 
 /* libtraceevent's own rules, or its extensions: not compiled. */
 static const char *const not_plain[] = {
 	"\"%+d\", REC->a", "\"% d\", REC->a", "\"%.3d\", REC->a",
 	"\"%8s\", REC->s", "\"%-8s\", REC->s", "\"%.2s\", REC->s",
-	"\"%*d\", REC->a, REC->b", "\"%pS\", REC->p", "\"%ps\", REC->p",
-	"\"%pM\", REC->s", "\"%o\", REC->b", "\"%c\", REC->ch",
+	"\"%*d\", REC->a, REC->b", "\"%pSR\", REC->p", "\"%pS\", REC->s",
+	"\"%ps\", (int)REC->p", "\"%pM\", REC->s", "\"%o\", REC->b", "\"%c\", REC->ch",
 	"\"%s\", REC->p", "\"%s\", REC->a", "\"%d\", REC->s",
-	"\"%d\", REC->a + 1", "\"%d\", (int)REC->c", "\"%d %d\", REC->a",
+	"\"%d\", (int)REC->c", "\"%d %d\", REC->a",
+	"\"%d\", REC->a * 2", "\"%s %d\", __get_str(n), REC->a + 1",
 	"\"%d\", REC->a, REC->b", "\"a\\ab %d\", REC->a",
-	"\"%s\", __print_symbolic(REC->a, { 1, \"one\" })",
+	"\"%s\", __print_symbolic(REC->a + 1, { 1, \"one\" })",
+	"\"%d\", __print_symbolic(REC->a, { 1, \"one\" })",
+	"\"%s\", __print_flags(REC->c, \"|\", { 0x8000000000000000, \"hi\" })",
+	"\"%s\", REC->a ? \"n\" : __print_flags(REC->a, \"|\", { 1, \"one\" })",
+	"\"%s\", (REC->b & REC->a) ? \"y\" : \"n\"",
+	"\"%s %s\", (REC->b & 1) ? \"y\" : \"n\", (REC->b & 2) ? \"y\" : \"n\"",
 	"\"%d\", REC->args[2]", "\"%s\", REC->a ? REC->s : \"no\"",
 	"\"%d\", 5", "\"%s\", REC->a ? \"a\\tb\" : \"n\"", "\"%#d\", REC->a",
 	"\"%d%\", REC->a",
@@ -331,6 +339,131 @@ static void test_ftrace_left(void)
 	tep_free(tep);
 }
 
+/* ---- kernel symbols, flags and symbolic tables ---- */
+
+static const char *const tabled[] = {
+	"\"%pS %ps %pF %pf|%pS\", REC->p, REC->p, (void *)REC->c, REC->c, "
+	"(void *)REC->p",
+	"\"[%s] [%s]\", __print_flags(REC->b, \"|\", { 0, \"NONE\" }, "
+	"{ 1, \"A\" }, { 2, \"B\" }, { 6, \"BC\" }, { 0, \"Z\" }, "
+	"{ 0x80000000, \"TOP\" }, { 0, ((void *)0) }), "
+	"__print_symbolic(REC->b, { 0, \"zero\" }, { 1, \"one\" }, "
+	"{ 0x80000000, \"top\" })",
+	"\"%s|%s\", __print_flags(REC->ch, \"\", { 1, \"a\" }, { 0x10, \"b\" }), "
+	"REC->a ? __print_flags(REC->a, \",\", { 2, \"two\" }) : \"none\"",
+	"\"%s\", REC->d ? __print_symbolic(REC->d, { 65534, \"m2\" }) : \"z\"",
+	"\"%s %d\", (1 && (REC->b & ( unsigned long)(( gfp_t)((((1UL))) << "
+	"(3))))) ? \"true\" : \"false\", REC->a",
+	"\"%s\", (REC->c & 0x80000010) ? __print_flags(REC->c, \"|\", "
+	"{ 0x10, \"T\" }) : \"n\"",
+};
+
+static const uint64_t tab_values[] = {
+	0, 1, 2, 3, 6, 7, 8, 0x40, 0x80000000, 0x80000001, 0xffffffff,
+	0xfffe, 0xffff888012345000ull, 0xffff888012345678ull,
+	0xffff888012346000ull, 0xffff888012350010ull, 0x10,
+};
+
+/* Functions at fa, fb and an end mark, as a kallsyms gives them. */
+static void add_functions(struct tep_handle *tep)
+{
+	tep_register_function(tep, "fa", 0xffff888012345000ull, NULL);
+	tep_register_function(tep, "fb", 0xffff888012346000ull, "mod");
+	tep_register_function(tep, "fend", 0xffff888012350000ull, NULL);
+}
+
+/* Record id with every field of FIELDS holding (a cut of) v. */
+static void fill_value(uint8_t *d, int big, int id, uint64_t v)
+{
+	memset(d, 0, 80);
+	tdat_store16(big, d, (uint16_t)id);
+	tdat_store32(big, d + 8, (uint32_t)v);
+	tdat_store32(big, d + 12, (uint32_t)v);
+	tdat_store64(big, d + 16, v);
+	tdat_store16(big, d + 24, (uint16_t)v);
+	tdat_store64(big, d + 40, v);
+	d[64] = (uint8_t)v;
+}
+
+/* Each of evs[0..n) over every value of tab_values. */
+static void check_values(struct tep_handle *tep, struct tep_event **evs,
+			 int n, int big)
+{
+	struct tep_record rec = { 0 };
+	uint8_t d[80];
+	struct trace_seq s;
+	struct fastfmt *f;
+	long compared = 0;
+	size_t k;
+	int i;
+
+	trace_seq_init(&s);
+	for (i = 0; i < n; i++) {
+		f = fastfmt_compile(evs[i]);
+		CU_ASSERT_PTR_NOT_NULL(f);
+		for (k = 0; f && k < sizeof(tab_values) / sizeof(tab_values[0]);
+		     k++) {
+			fill_value(d, big, evs[i]->id, tab_values[k]);
+			rec.data = d;
+			rec.size = 80;
+			CU_ASSERT(agree(tep, f, &rec, &s, &compared));
+		}
+		fastfmt_free(f);
+	}
+	CU_ASSERT(compared > 0);
+	trace_seq_destroy(&s);
+}
+
+static void check_tables(int big, int long_size)
+{
+	struct tep_handle *tep = handle(big, long_size);
+	struct tep_event *evs[sizeof(tabled) / sizeof(tabled[0])];
+	int i, n = (int)(sizeof(tabled) / sizeof(tabled[0]));
+
+	add_functions(tep);
+	for (i = 0; i < n; i++) {
+		evs[i] = event_of(tep, 400 + i, tabled[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(evs[i]);
+	}
+	check_values(tep, evs, n, big);
+	tep_free(tep);
+}
+
+static void test_tables(void)
+{
+	check_tables(0, 8);
+	check_tables(1, 8);
+	check_tables(0, 4);
+	check_tables(1, 4);
+}
+
+/* kmem's kfree as Linux 6.18 gives it: libtraceevent's kmem plugin puts
+ * "(func+0xoff) " of its call site first. */
+static const char kfree_format[] =
+	"name: kfree\nID: 500\nformat:\n" COMMON
+	"\tfield:unsigned long call_site;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:const void * ptr;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"call_site=%pS ptr=%p\", (void *)REC->call_site, "
+	"REC->ptr\n";
+
+static void test_kmem_plugin(void)
+{
+	struct tep_handle *tep = handle(0, 8);
+	struct tep_plugin_list *plugins = tep_load_plugins(tep);
+	struct tep_event *ev = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(tepfmt_parse(tep, &ev, kfree_format,
+					   sizeof(kfree_format) - 1, "kmem",
+					   NULL), 0);
+	/* libtraceevent1-plugin is a dependency (scripts/install-deps) */
+	CU_ASSERT_PTR_NOT_NULL(ev->handler);
+	add_functions(tep);
+	check_values(tep, &ev, 1, 0);
+	if (plugins)
+		tep_unload_plugins(plugins, tep);
+	tep_free(tep);
+}
+
 /* ---- every event of the fixtures ---- */
 
 static uint64_t rng_next(uint64_t *x)
@@ -438,6 +571,7 @@ static const char *const fixtures[] = {
 	"external/igt_tests_trace.dat", "external/kinmax.dat",
 	"external/lanhao.dat", "external/lisa_example_rtapp.dat",
 	"external/lisa_trappy_2014a.dat", "external/samarxie_android.dat",
+	"v7-zstd-kmem-tc.dat",
 };
 
 static void test_fixtures(void)
@@ -463,6 +597,10 @@ void suite_fastfmt(void)
 	CU_add_test(s, "short records are left to libtraceevent",
 		    test_short_records);
 	CU_add_test(s, "plugin events are left to it", test_handler_left);
+	CU_add_test(s, "symbols, flags and symbolic tables as libtraceevent",
+		    test_tables);
+	CU_add_test(s, "the kmem plugin's call sites as libtraceevent",
+		    test_kmem_plugin);
 	CU_add_test(s, "ftrace's own events are left to libtraceevent",
 		    test_ftrace_left);
 	CU_add_test(s, "every fixture's records print as libtraceevent",
