@@ -62,6 +62,16 @@ void outbuf_put(struct outbuf *o, const char *p, size_t n)
 	o->b.len += n;
 }
 
+char *outbuf_room(struct outbuf *o, size_t n)
+{
+	return room(o, n) ? (char *)o->b.data + o->b.len : NULL;
+}
+
+void outbuf_commit(struct outbuf *o, size_t n)
+{
+	o->b.len += n;
+}
+
 void outbuf_puts(struct outbuf *o, const char *s)
 {
 	outbuf_put(o, s, strlen(s));

@@ -223,16 +223,22 @@ static void put_body(struct outbuf *o, const char *text, size_t len)
 static int put_compiled(struct printer *p, const struct event_view *e,
 			const struct fast_event *fe)
 {
-	char text[2048];
+	const size_t cap = 2048;	/* longer texts: libtraceevent's */
+	char *at;
 	int n;
 
 	if (!fe || !fe->prog || p->opts.raw)
 		return 0;
+	at = outbuf_room(p->o, cap);	/* printed in place */
+	if (!at)
+		return 0;
 	n = fastfmt_print(fe->prog, e->rec->data, (uint32_t)e->rec->size,
-			  text, sizeof(text));
+			  at, cap);
 	if (n < 0)
 		return 0;
-	put_body(p->o, text, (size_t)n);
+	if (n && at[n - 1] == '\n')
+		n--;
+	outbuf_commit(p->o, (size_t)n);
 	return 1;
 }
 

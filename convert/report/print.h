@@ -21,6 +21,10 @@ struct outbuf {
 
 void outbuf_init(struct outbuf *o, FILE *fp);
 void outbuf_put(struct outbuf *o, const char *p, size_t n);
+/* n bytes of room at the end, written in place and then kept with
+ * outbuf_commit (any part of them): their start, or NULL. */
+char *outbuf_room(struct outbuf *o, size_t n);
+void outbuf_commit(struct outbuf *o, size_t n);
 void outbuf_puts(struct outbuf *o, const char *s);
 void outbuf_putc(struct outbuf *o, char c);
 void outbuf_pad(struct outbuf *o, size_t n);
