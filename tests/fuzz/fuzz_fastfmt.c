@@ -5,9 +5,10 @@
  *
  * At start, every event format of the fixtures (fixtures/ and
  * fixtures/external/, or $FUZZ_FIXTURES) is loaded as report's workers
- * load it (plugins, no kallsyms), and again with the file's byte order and long size
- * turned, and each event whose print fmt compiles is kept with the
- * first record of it in the file.  Input: two bytes choose the event,
+ * load it (plugins; kallsyms of the files up to 2 MiB), and again with
+ * the file's byte order and long size turned, and each event whose
+ * print fmt compiles is kept with the first record of it in the file.
+ * Input: two bytes choose the event,
  * one byte the mode, one the record size; the rest are the payload.
  * Mode bit 0: the event's real record with the input's (offset, byte)
  * pairs written over it, else the input's bytes as they are.  The
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "libfmt/tracedat.h"
 #include "convert/fastfmt/fastfmt.h"
 #include "convert/report/report_internal.h"
@@ -26,6 +28,7 @@
 #define ROOM 70000	/* any __data_loc offset, and a string after it */
 #define PAYLOAD 4096
 #define MAX_EVENTS 4096
+#define SYMS_FILE_MAX (2 << 20)
 
 struct target {
 	struct tep_handle *tep;
@@ -86,10 +89,13 @@ static void load(const char *path, int turned)
 	struct tepfmt_trial trial = { 0, NULL };
 	struct tdat_error err;
 	struct tdat_file *f = tdat_open(path, &err);
-	/* no kallsyms: plain formats print no symbol (and memory stays
-	 * well under libFuzzer's limit) */
-	struct tep_handle *tep = f ? tep_from_file_nosyms(f, 1, &plugins,
-							  &trial, &err) : NULL;
+	struct stat st;
+	/* kallsyms only of the small files (%pS and the kmem plugin's call
+	 * sites print names): memory stays well under libFuzzer's limit */
+	int syms = !stat(path, &st) && st.st_size <= SYMS_FILE_MAX;
+	struct tep_handle *tep = !f ? NULL :
+		syms ? tep_from_file(f, 1, &plugins, &trial, &err) :
+		       tep_from_file_nosyms(f, 1, &plugins, &trial, &err);
 	struct tep_event **evs;
 	int i;
 
