@@ -51,7 +51,7 @@ static int room(struct outbuf *o, size_t n)
 	return n <= o->b.cap;
 }
 
-void outbuf_put(struct outbuf *o, const char *p, size_t n)
+void outbuf_put_any(struct outbuf *o, const char *p, size_t n)
 {
 	if (!room(o, n)) {
 		if (o->fp && fwrite(p, 1, n, o->fp) != n)
@@ -75,12 +75,6 @@ void outbuf_commit(struct outbuf *o, size_t n)
 void outbuf_puts(struct outbuf *o, const char *s)
 {
 	outbuf_put(o, s, strlen(s));
-}
-
-void outbuf_putc(struct outbuf *o, char c)
-{
-	if (room(o, 1))
-		o->b.data[o->b.len++] = (uint8_t)c;
 }
 
 void outbuf_pad(struct outbuf *o, size_t n)

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <event-parse.h>
 #include "libfmt/bytes.h"
 #include "convert/fastfmt/fastfmt.h"
@@ -20,13 +21,33 @@ struct outbuf {
 };
 
 void outbuf_init(struct outbuf *o, FILE *fp);
-void outbuf_put(struct outbuf *o, const char *p, size_t n);
+/* n bytes at the end (making room: flushing, or growing). */
+void outbuf_put_any(struct outbuf *o, const char *p, size_t n);
+
+/* The common case inline, with the room there: a line is a dozen puts. */
+static inline void outbuf_put(struct outbuf *o, const char *p, size_t n)
+{
+	if (n <= o->b.cap - o->b.len) {
+		memcpy(o->b.data + o->b.len, p, n);
+		o->b.len += n;
+	} else {
+		outbuf_put_any(o, p, n);
+	}
+}
+
+static inline void outbuf_putc(struct outbuf *o, char c)
+{
+	if (o->b.len < o->b.cap)
+		o->b.data[o->b.len++] = (uint8_t)c;
+	else
+		outbuf_put_any(o, &c, 1);
+}
+
 /* n bytes of room at the end, written in place and then kept with
  * outbuf_commit (any part of them): their start, or NULL. */
 char *outbuf_room(struct outbuf *o, size_t n);
 void outbuf_commit(struct outbuf *o, size_t n);
 void outbuf_puts(struct outbuf *o, const char *s);
-void outbuf_putc(struct outbuf *o, char c);
 void outbuf_pad(struct outbuf *o, size_t n);
 void outbuf_printf(struct outbuf *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
