@@ -190,7 +190,7 @@ void json_line(struct printer *p, const struct event_view *e)
 	struct outbuf *o = p->o;
 	struct tep_record *rec = e->rec;
 	struct tep_event *ev = tep_find_event_by_record(e->tep, rec);
-	int pid = tep_data_pid(e->tep, rec);
+	int pid = e->pid;
 
 	outbuf_puts(o, "{\"timestamp\":");
 	json_put_u64(o, e->ts);
@@ -210,7 +210,9 @@ void json_line(struct printer *p, const struct event_view *e)
 	put_key(o, "pid");
 	json_put_i64(o, pid);
 	put_key(o, "comm");
-	put_cstring(o, tep_data_comm_from_pid(e->tep, pid));
+	/* the reader's, in stream order: a worker's handle may not know
+	 * the comms a plugin registered on the reader's (pipeline.c) */
+	put_cstring(o, e->comm);
 	if (!ev) {
 		put_key(o, "type");
 		json_put_i64(o, tep_data_type(e->tep, rec));

@@ -230,9 +230,11 @@ static void test_fields(void)
 
 /*
  * The JSON line of the first event of fixture name whose event is want
- * (NULL: the very first event), read through report's own stream.
+ * (NULL: the very first event), read through report's own stream; its
+ * comm the handle's for its pid, or comm when not NULL.
  */
-static char *event_line(const char *name, const char *want)
+static char *event_line_comm(const char *name, const char *want,
+			     const char *comm)
 {
 	struct tep_plugin_list *plugins = NULL;
 	struct tepfmt_trial trial = { 0, NULL };
@@ -274,6 +276,8 @@ static char *event_line(const char *name, const char *want)
 		v.ts = c->ts;
 		v.buffer = "";
 		v.path = name;
+		v.pid = tep_data_pid(tep, &rec);	/* as the reader does */
+		v.comm = comm ? comm : tep_data_comm_from_pid(tep, v.pid);
 		p.line(&p, &v);
 		break;
 	}
@@ -281,6 +285,23 @@ static char *event_line(const char *name, const char *want)
 	tep_free(tep);
 	tdat_close(f);
 	return sink_close(&s);
+}
+
+static char *event_line(const char *name, const char *want)
+{
+	return event_line_comm(name, want, NULL);
+}
+
+/* The comm is the one the reader looked up in stream order, not what a
+ * worker's handle knows (found under qemu-s390x: a threaded --json
+ * printed "<...>" where the reader's handle had learnt the comm from a
+ * sched_switch the plugin printed). */
+static void test_comm_of_view(void)
+{
+	char *got = event_line_comm("v6-sched-irq.dat", NULL, "from-reader");
+
+	CU_ASSERT_PTR_NOT_NULL(strstr(got, "\"comm\":\"from-reader\""));
+	free(got);
 }
 
 static void check_event(const char *file, const char *event, const char *want)
@@ -371,6 +392,7 @@ static void test_unknown_event(void)
 	v.ts = 12;
 	v.buffer = "inst";
 	v.path = "x.dat";
+	v.comm = tep_data_comm_from_pid(tep, 0);	/* as the reader does */
 	sink_open(&s);
 	memset(&p, 0, sizeof(p));
 	p.o = &s.o;
@@ -397,4 +419,6 @@ void suite_json(void)
 	CU_add_test(s, "fields of each kind", test_fields);
 	CU_add_test(s, "events of fixtures", test_fixture_events);
 	CU_add_test(s, "an event without a format", test_unknown_event);
+	CU_add_test(s, "the comm is the reader's, not the handle's",
+		    test_comm_of_view);
 }
