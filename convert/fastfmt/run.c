@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include "convert/fastfmt/fastfmt_internal.h"
+#include "libfmt/bytes.h"
 #include "libfmt/tracedat.h"
 
 #define NUM_ROOM 96	/* a number's text: width <= 64, or 20 digits + 3 */
@@ -14,7 +15,7 @@ int ff_put(struct ff_out *o, const char *s, size_t n)
 {
 	if (n > o->cap - o->n)
 		return -1;
-	memcpy(o->p + o->n, s, n);
+	tdat_copy_short(o->p + o->n, s, n);
 	o->n += n;
 	return 0;
 }

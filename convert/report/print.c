@@ -82,7 +82,7 @@ static int put_digits(char *buf, uint64_t v, int min)
 	while ((int)sizeof(tmp) - n < min && n > 0)
 		tmp[--n] = '0';
 	len = (int)sizeof(tmp) - n;
-	memcpy(buf, tmp + n, (size_t)len);
+	tdat_copy_short(buf, tmp + n, (size_t)len);
 	return len;
 }
 

@@ -28,7 +28,7 @@ void outbuf_put_any(struct outbuf *o, const char *p, size_t n);
 static inline void outbuf_put(struct outbuf *o, const char *p, size_t n)
 {
 	if (n <= o->b.cap - o->b.len) {
-		memcpy(o->b.data + o->b.len, p, n);
+		tdat_copy_short(o->b.data + o->b.len, p, n);
 		o->b.len += n;
 	} else {
 		outbuf_put_any(o, p, n);

@@ -78,6 +78,26 @@ static void test_overflow(void)
 	tdat_bytes_free(&b);
 }
 
+/* tdat_copy_short copies exactly n bytes, every n, at odd offsets,
+ * and not one byte more. */
+static void test_copy_short(void)
+{
+	unsigned char src[64], dst[64], want[64];
+	size_t n, at;
+
+	for (n = 0; n < sizeof(src); n++)
+		src[n] = (unsigned char)(n * 7 + 1);
+	for (n = 0; n <= 40; n++) {
+		for (at = 0; at < 3; at++) {
+			memset(dst, 0xee, sizeof(dst));
+			memset(want, 0xee, sizeof(want));
+			memcpy(want + at, src + 3 - at, n);
+			tdat_copy_short(dst + at, src + 3 - at, n);
+			CU_ASSERT_EQUAL(memcmp(dst, want, sizeof(dst)), 0);
+		}
+	}
+}
+
 void suite_bytebuf(void)
 {
 	CU_pSuite s = CU_add_suite("bytebuf", NULL, NULL);
@@ -87,4 +107,5 @@ void suite_bytebuf(void)
 	CU_add_test(s, "reserve, then reset keeps the memory",
 		    test_reserve_and_reset);
 	CU_add_test(s, "a size past SIZE_MAX is refused", test_overflow);
+	CU_add_test(s, "short copies copy n bytes, no more", test_copy_short);
 }
