@@ -39,9 +39,15 @@ for f in v6-sched-irq v7-zstd-markers-raw_syscalls v7-zstd-sched-irq-tc34 \
 	v7-zstd-kmem-tc; do
 	"$TOOLS/mkvariant" --big-endian "$FIX/$f.dat" "$f.be.dat" ||
 		fail "mkvariant --big-endian $f"
+	files="$files $PWD/$f.be.dat"
+	# A long-4 header over 8-byte fields is made up: where neither
+	# path compiles it (sys_enter's 8-byte args), a 32-bit host's
+	# libtraceevent prints %lx its own way, so x86_64's text is no
+	# reference there.
+	[ "${TDAT_HOST_32BIT:-}" = 1 ] && continue
 	"$TOOLS/mkvariant" --long4 "$FIX/$f.dat" "$f.l4.dat" ||
 		fail "mkvariant --long4 $f"
-	files="$files $PWD/$f.be.dat $PWD/$f.l4.dat"
+	files="$files $PWD/$f.l4.dat"
 done
 
 # Under the sanitizers (check-asan) two modes and the threaded run do:
