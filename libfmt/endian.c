@@ -39,6 +39,23 @@ void tdat_store64(int big, void *p, uint64_t v)
 		b[big ? 7 - i : i] = (uint8_t)(v >> (8 * i));
 }
 
+void tdat_store_n(int big, void *p, int n, uint64_t v)
+{
+	switch (n) {
+	case 1:
+		*(uint8_t *)p = (uint8_t)v;
+		break;
+	case 2:
+		tdat_store16(big, p, (uint16_t)v);
+		break;
+	case 4:
+		tdat_store32(big, p, (uint32_t)v);
+		break;
+	default:
+		tdat_store64(big, p, v);
+	}
+}
+
 uint16_t tdat_get16(const struct tdat_file *f, const void *p)
 {
 	return tdat_load16(f->big_endian, p);

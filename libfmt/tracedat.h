@@ -414,6 +414,8 @@ static inline uint64_t tdat_load_n(int big, const void *p, int n)
 void tdat_store16(int big, void *p, uint16_t v);
 void tdat_store32(int big, void *p, uint32_t v);
 void tdat_store64(int big, void *p, uint64_t v);
+/* v's low n bytes (1, 2, 4; anything else 8), as tdat_load_n reads. */
+void tdat_store_n(int big, void *p, int n, uint64_t v);
 /* 1 when this program runs on a big-endian host: libtraceevent must be
  * told (tep_set_local_bigendian), and recordings are in it. */
 int tdat_host_big_endian(void);

@@ -172,7 +172,7 @@ static int atom_text(struct ff_builder *b, const struct tep_print_arg *a,
 }
 
 /* Is a a constant expression: numbers, casts and operators only? */
-static int constant(const struct tep_print_arg *a, int depth)
+static int is_constant(const struct tep_print_arg *a, int depth)
 {
 	if (!a || depth > 64)
 		return 0;
@@ -180,10 +180,10 @@ static int constant(const struct tep_print_arg *a, int depth)
 	case TEP_PRINT_ATOM:
 		return a->atom.atom && isdigit((unsigned char)*a->atom.atom);
 	case TEP_PRINT_TYPE:
-		return constant(a->typecast.item, depth + 1);
+		return is_constant(a->typecast.item, depth + 1);
 	case TEP_PRINT_OP:
-		return (!a->op.left || constant(a->op.left, depth + 1)) &&
-		       constant(a->op.right, depth + 1);
+		return (!a->op.left || is_constant(a->op.left, depth + 1)) &&
+		       is_constant(a->op.right, depth + 1);
 	default:
 		return 0;
 	}
@@ -213,7 +213,7 @@ static int condition(struct ff_builder *b, struct ff_op *op,
 	op->cond_mask = ~0ull;
 	if (!f && is_op(c, "&") && !b->probe_op) {
 		f = ff_number_field(b, c->op.left);
-		if (!f || !constant(c->op.right, 0))
+		if (!f || !is_constant(c->op.right, 0))
 			return -1;
 		b->probe_op = (int)(op - b->f->ops) + 1;
 		op->cond_mask = 0;
@@ -261,7 +261,9 @@ int ff_compile_arg(struct ff_builder *b, struct ff_op *op,
 	case TEP_PRINT_STRING:
 		return dyn_string(b, op, a);
 	case TEP_PRINT_TYPE:
-		return cast(b, op, a) && ff_compile_expr(b, op, a);
+		if (!cast(b, op, a))
+			return 0;
+		return ff_compile_expr(b, op, a);	/* a pointer cast */
 	case TEP_PRINT_OP:
 		if (a->op.op && !strcmp(a->op.op, "["))
 			return element(b, op, a);

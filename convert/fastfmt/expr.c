@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/fastfmt/fastfmt_internal.h"
+#include "libfmt/tracedat.h"
 
 #define MAX_DEPTH 16
 #define MAX_NODES 64		/* an event's, all expressions together */
@@ -141,7 +142,7 @@ uint64_t ff_eval(const struct fastfmt *f, int i, const uint8_t *data)
 
 	switch (n->kind) {
 	case FN_FIELD:
-		return ff_load(f->big, data + n->off, n->size);
+		return tdat_load_n(f->big, data + n->off, n->size);
 	case FN_CONST:
 		return n->k;
 	case FN_ADD:

@@ -130,7 +130,6 @@ struct ff_out {
 	size_t n, cap;
 };
 int ff_put(struct ff_out *o, const char *s, size_t n);
-uint64_t ff_load(int big, const uint8_t *p, int size);	/* 1 2 4 8 */
 int ff_put_hex(struct ff_out *o, uint64_t v);	/* 0x and hex digits */
 int ff_run_table(struct ff_out *o, const struct fastfmt *f,
 		 const struct ff_op *op, uint64_t v);

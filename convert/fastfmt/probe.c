@@ -34,23 +34,6 @@ struct probe {
 	char out[PROBE_TEXT];
 };
 
-static void store(int big, uint8_t *p, int size, uint64_t v)
-{
-	switch (size) {
-	case 1:
-		*p = (uint8_t)v;
-		break;
-	case 2:
-		tdat_store16(big, p, (uint16_t)v);
-		break;
-	case 4:
-		tdat_store32(big, p, (uint32_t)v);
-		break;
-	default:
-		tdat_store64(big, p, v);
-	}
-}
-
 /* Do both print the probe record alike? */
 static int agrees(struct probe *p)
 {
@@ -77,7 +60,7 @@ static int find_bits(struct probe *p, struct ff_op *op)
 
 	for (i = 0; i < bits; i++) {
 		bit = (uint64_t)1 << i;
-		store(big, p->rec + op->cond_off, op->cond_size, bit);
+		tdat_store_n(big, p->rec + op->cond_off, op->cond_size, bit);
 		op->cond_mask = mask | bit;
 		if (agrees(p)) {
 			mask |= bit;
@@ -88,13 +71,13 @@ static int find_bits(struct probe *p, struct ff_op *op)
 			return -1;
 	}
 	op->cond_mask = mask;
-	store(big, p->rec + op->cond_off, op->cond_size, 0);
+	tdat_store_n(big, p->rec + op->cond_off, op->cond_size, 0);
 	if (!agrees(p))
 		return -1;
-	store(big, p->rec + op->cond_off, op->cond_size, ~0ull);
+	tdat_store_n(big, p->rec + op->cond_off, op->cond_size, ~0ull);
 	if (!agrees(p))
 		return -1;
-	store(big, p->rec + op->cond_off, op->cond_size, 0);
+	tdat_store_n(big, p->rec + op->cond_off, op->cond_size, 0);
 	return 0;
 }
 
@@ -103,9 +86,9 @@ static int try_value(struct probe *p, const struct ff_node *n, uint64_t v)
 {
 	int ok;
 
-	store(p->b->f->big, p->rec + n->off, n->size, v);
+	tdat_store_n(p->b->f->big, p->rec + n->off, n->size, v);
 	ok = agrees(p);
-	store(p->b->f->big, p->rec + n->off, n->size, 0);
+	tdat_store_n(p->b->f->big, p->rec + n->off, n->size, 0);
 	return ok;
 }
 

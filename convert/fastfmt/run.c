@@ -20,20 +20,6 @@ int ff_put(struct ff_out *o, const char *s, size_t n)
 	return 0;
 }
 
-uint64_t ff_load(int big, const uint8_t *p, int size)
-{
-	switch (size) {
-	case 1:
-		return *p;
-	case 2:
-		return tdat_load16(big, p);
-	case 4:
-		return tdat_load32(big, p);
-	default:
-		return tdat_load64(big, p);
-	}
-}
-
 /* Digits of v in base 10 or 16 at the end of buf (end): their start. */
 static char *digits(char *end, uint64_t v, char conv)
 {
@@ -146,7 +132,7 @@ static uint64_t value(const struct fastfmt *f, const struct ff_op *op,
 {
 	if (op->expr)
 		return ff_eval(f, op->expr - 1, data);
-	return ff_load(f->big, data + op->off, op->size);
+	return tdat_load_n(f->big, data + op->off, op->size);
 }
 
 static int run_op(struct ff_out *o, const struct fastfmt *f,
@@ -157,7 +143,7 @@ static int run_op(struct ff_out *o, const struct fastfmt *f,
 	if (ff_put(o, t + op->lit, op->lit_len))
 		return -1;
 	if (op->cond_size &&
-	    !(ff_load(f->big, data + op->cond_off, op->cond_size) &
+	    !(tdat_load_n(f->big, data + op->cond_off, op->cond_size) &
 	      op->cond_mask))
 		return ff_put(o, t + op->no, op->no_len);
 	switch (op->kind) {
@@ -172,11 +158,11 @@ static int run_op(struct ff_out *o, const struct fastfmt *f,
 		return put_dyn(o, f, op, data, size);
 	case FF_SYM:
 		return ff_run_symbol(o, f, op,
-				     ff_load(f->big, data + op->off, op->size));
+				     tdat_load_n(f->big, data + op->off, op->size));
 	case FF_FLAGS:
 	case FF_SYMBOLIC:
 		return ff_run_table(o, f, op,
-				    ff_load(f->big, data + op->off, op->size));
+				    tdat_load_n(f->big, data + op->off, op->size));
 	default:	/* FF_CHOICE: its condition held */
 		return ff_put(o, t + op->yes, op->yes_len);
 	}

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/fastfmt/fastfmt_internal.h"
+#include "libfmt/tracedat.h"
 
 #define SYM_SLOTS 512		/* a power of two */
 
@@ -127,7 +128,7 @@ int ff_run_plugin(struct ff_out *o, const struct fastfmt *f,
 		  const uint8_t *data)
 {
 	const struct sym_slot *s =
-		lookup(f, ff_load(f->big, data + f->site_off, f->site_size));
+		lookup(f, tdat_load_n(f->big, data + f->site_off, f->site_size));
 
 	if (!s->name)
 		return 0;

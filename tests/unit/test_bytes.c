@@ -83,7 +83,7 @@ static void test_round_trip(void)
 				      0x0123456789abcdefull };
 	uint8_t b[8];
 	size_t i;
-	int big;
+	int big, n;
 
 	for (big = 0; big <= 1; big++) {
 		for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -93,6 +93,15 @@ static void test_round_trip(void)
 			CU_ASSERT_EQUAL(tdat_load32(big, b), (uint32_t)v[i]);
 			tdat_store64(big, b, v[i]);
 			CU_ASSERT_EQUAL(tdat_load64(big, b), v[i]);
+			for (n = 1; n <= 8; n *= 2) {
+				memset(b, 0xa5, sizeof(b));
+				tdat_store_n(big, b, n, v[i]);
+				CU_ASSERT_EQUAL(tdat_load_n(big, b, n),
+						n == 8 ? v[i] : v[i] &
+						((1ull << (8 * n)) - 1));
+				if (n < 8)	/* not a byte past n */
+					CU_ASSERT_EQUAL(b[n], 0xa5);
+			}
 		}
 	}
 }
