@@ -2,6 +2,7 @@
 # tdat - one plain Makefile.
 #   make            build/tdat, the applet symlinks beside it, build/libfmt.a
 #   make check      install missing packages, build, run every test
+#                   (E2E_TESTS="NAME ...": only those end-to-end tests)
 #   make check-asan the tests again under AddressSanitizer + UBSan
 #   make check-vm   recordings in a VM booting Debian's kernel (tests/vm/);
 #                   VM_ARCH=s390x|arm64: that architecture's, emulated
@@ -81,7 +82,7 @@ deps:
 check: deps
 	$(MAKE) all $(B)/unit-tests $(TOOLS)
 	FIXTURES=fixtures $(B)/unit-tests
-	tests/e2e/run $(B)
+	tests/e2e/run $(B) $(E2E_TESTS)
 
 check-asan: deps
 	scripts/install-deps --extra
