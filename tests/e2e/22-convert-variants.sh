@@ -20,12 +20,14 @@ digest_body() {
 	"$TOOLS/tdat-digest" "$1" | sed 1d
 }
 
-# roundtrip FILE: every target; same reports, same content, v6 identity.
+# roundtrip FILE [OURS]: every target; same reports, same content, v6
+# identity.  OURS=no: this host's report of FILE is not compared (the
+# host's trace-cmd still judges every conversion).
 roundtrip() {
 	local in=$1 ref=$1.ref v c out
 	report_of "$in" "$ref"
 	$TDAT report -i "$in" >"$in.ours" || fail "our report of $in"
-	assert_same "$ref" "$in.ours"
+	[ "${2:-}" = no ] || assert_same "$ref" "$in.ours"
 	digest_body "$in" >"$in.digest"
 	for t in 6:none 7:none 7:zstd 7:zlib; do
 		v=${t%%:*} c=${t#*:} out=$in.v$v$c
@@ -67,7 +69,15 @@ EOF2
 	step "$f: 32-bit kernel (12-byte page headers)"
 	"$TOOLS/mkvariant" --long4 "$FIX/$f.dat" "$f.l4.dat" ||
 		fail "mkvariant --long4 $f"
-	roundtrip "$f.l4.dat"
+	# The variant keeps the 8-byte fields of a 64-bit kernel under a
+	# long-4 header, which no kernel writes.  Where the compiled path
+	# does not print an event (sys_enter's args), a 32-bit host's
+	# libtraceevent prints %lx of such a field as its own 4-byte long,
+	# as its trace-cmd would: x86_64's text is no reference for our
+	# report there (46-report-fastfmt leaves such variants out too).
+	ours=yes
+	[ "${TDAT_HOST_32BIT:-}" = 1 ] && ours=no
+	roundtrip "$f.l4.dat" $ours
 	rm -f "$f".*
 done
 
