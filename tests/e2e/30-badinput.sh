@@ -503,12 +503,9 @@ worker() {
 	local dir=$1 fix=$2 list=$3 strings_at=$4 kind name expect rest
 	mkdir -p "$dir/bad" "$dir/out" && cd "$dir"
 	# Memory is bounded for every program run from here: its address
-	# space, and its peak RSS in check.  Sanitizers reserve terabytes
-	# of address space, and qemu-arm (a 32-bit host under
-	# check-cross) the guest's whole 4 GiB at its start: there the peak
-	# RSS alone bounds it.
-	if [ "${TDAT_SANITIZED:-}" != 1 ] &&
-	   ! { [ -n "${TDAT_CROSS:-}" ] && [ "${TDAT_HOST_32BIT:-}" = 1 ]; }; then
+	# space where that can be (address_limit_works), its peak RSS in
+	# check always.
+	if address_limit_works; then
 		ulimit -v 1048576
 	fi
 	while read -r kind name expect rest; do

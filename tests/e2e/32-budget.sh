@@ -170,11 +170,8 @@ refused chunk-256m.dat split -i ../chunk-256m.dat -o o.dat
 refused chunk-256m.dat merge -o o.dat ../chunk-256m.dat ../z20.dat
 
 step "out of memory is said on every line, never garbage"
-if [ "${TDAT_SANITIZED:-}" = 1 ]; then
-	echo "(sanitizers map terabytes: no ulimit -v there)"
-elif [ -n "${TDAT_CROSS:-}" ] && [ "${TDAT_HOST_32BIT:-}" = 1 ]; then
-	# qemu-arm reserves the 32-bit guest's whole 4 GiB at its start
-	echo "(qemu-user on a 32-bit host reserves 4 GiB: no ulimit -v there)"
+if ! address_limit_works; then
+	echo "(sanitizers or qemu-arm reserve more address space: no ulimit -v here)"
 else
 	rc=0
 	(ulimit -v 1048576; TDAT_MEMORY=8G exec "$TDAT" report -i chunk-256m.dat) \

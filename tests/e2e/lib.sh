@@ -95,6 +95,15 @@ peak_rss_kb() {
 	tail -n 1 "$f"
 }
 
+# address_limit_works: 0 when `ulimit -v` can bound the program under
+# test.  Not under the sanitizers (they reserve terabytes of address
+# space) nor under qemu-user for a 32-bit host (check-cross: qemu-arm
+# reserves the guest's whole 4 GiB at its start).  Peak RSS still can.
+address_limit_works() {
+	[ "${TDAT_SANITIZED:-}" != 1 ] &&
+		! { [ -n "${TDAT_CROSS:-}" ] && [ "${TDAT_HOST_32BIT:-}" = 1 ]; }
+}
+
 # fixtures: every top-level fixture trace.dat, one path a line.
 fixtures() {
 	ls "$FIX"/*.dat
