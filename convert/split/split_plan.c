@@ -27,201 +27,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/split/split.h"
-#include "libfmt/chunkindex.h"
-#include "libfmt/bytes.h"
+#include "convert/split/split_walk.h"
 
 #define SPLIT_MAX_PIECES 100000
-
-/* What the walkers share: the adjustment, the decoder, a chunk buffer. */
-struct walk_shared {
-	struct tdat_ts_adjust adj;
-	int raw;		/* adj changes nothing (most files) */
-	struct tdat_chunk_decoder *dec;
-	uint8_t *cbuf;		/* the stored chunk being decoded */
-	size_t ccap;
-};
-
-/* One stream being walked. */
-struct walker {
-	struct walk_shared *sh;
-	struct tdat_cpu_reader *r;
-	struct tdat_page_iter it;
-	uint32_t page_size;
-	uint64_t page;		/* index of the page in it */
-	uint32_t ev;		/* index of the next event in that page */
-	int have_page;
-	/* uncompressed streams are read RAW_SPAN pages at a time, so that
-	 * hundreds of open walkers hold little memory */
-	struct tdat_file *in;
-	int buf, idx;
-	uint64_t raw_next, raw_pages;	/* next page to open at, total */
-	/* compressed streams: the decoded chunk and the header walk (a
-	 * position, no buffer) to the next one */
-	int compressed;
-	struct tdat_chunk_walk cw;
-	struct tdat_bytes chunk;	/* decoded (scratch) */
-	uint32_t clen, cpos;	/* decoded bytes, next page in them */
-	uint64_t upos;		/* stream byte of chunk[0] */
-	uint64_t coff;		/* file offset of the chunk */
-	uint64_t page_off;	/* of the page in the file, or of its chunk */
-	int done;
-	struct tdat_event cur;	/* the next event, when !done */
-	uint64_t ts;		/* its adjusted time */
-	struct split_pos at;	/* its position */
-
-	/* what the plan learnt */
-	int last;		/* last piece given an event, -1 none */
-	int stopped;		/* no more events belong to any piece */
-	uint64_t window;	/* -c time: end of this stream's window */
-	uint64_t count;		/* -c events: events in its current piece */
-	uint64_t first_page;	/* -p: page of its first piece */
-	struct split_pos *starts;	/* starts[k] for k <= last */
-	int cap;
-};
 
 static int oom(const struct tdat_file *in, struct tdat_error *err)
 {
 	tdat_fail_nooff(err, in->path, "out of memory");
 	return -1;
-}
-
-#define RAW_SPAN 16
-
-/* Open w's stream: (compressed) find its chunks, or open its next span. */
-static int walk_open(struct walker *w, struct tdat_error *err)
-{
-	struct tdat_buffer *b = &w->in->buffers[w->buf];
-	struct tdat_cpu save = b->cpus[w->idx];
-	uint64_t n;
-
-	tdat_cpu_close(w->r);
-	w->r = NULL;
-	if (b->compressed) {
-		w->compressed = 1;
-		return tdat_chunk_walk_init(&w->cw, w->in, w->buf, w->idx, err);
-	}
-	w->raw_pages = save.size / w->page_size;
-	if (w->raw_next >= w->raw_pages && save.size % w->page_size == 0)
-		return 0;
-	n = w->raw_pages - w->raw_next;
-	if (n > RAW_SPAN)
-		n = RAW_SPAN;
-	b->cpus[w->idx].offset += w->raw_next * w->page_size;
-	/* the last span keeps a partial page, for the reader to refuse */
-	b->cpus[w->idx].size = w->raw_next + n < w->raw_pages ?
-			       n * w->page_size :
-			       save.size - w->raw_next * w->page_size;
-	w->r = tdat_cpu_open(w->in, w->buf, w->idx, err);
-	b->cpus[w->idx] = save;
-	w->raw_next += n ? n : 1;
-	return w->r ? 0 : -1;
-}
-
-/* Decode w's next chunk into its own buffer: 1, 0 at the end, -1. */
-static int next_chunk(struct walker *w, struct tdat_error *err)
-{
-	struct walk_shared *sh = w->sh;
-	struct tdat_chunk c;
-	int got = tdat_chunk_walk_read(&w->cw, &c, &sh->cbuf, &sh->ccap, err);
-
-	if (got <= 0) {
-		tdat_bytes_free(&w->chunk);	/* done: give the memory back */
-		return got;
-	}
-	if (tdat_bytes_reserve_held(&w->chunk, c.usize))
-		return tdat_budget_fail(err, w->in->path, c.offset, "chunk",
-					c.usize);
-	if (tdat_chunk_decode(sh->dec, sh->cbuf, c.csize, w->chunk.data,
-			      c.usize, c.offset, err))
-		return -1;
-	w->upos += w->clen;
-	w->coff = c.offset;
-	w->clen = c.usize;
-	w->cpos = 0;
-	return 1;
-}
-
-/* w's next page: 1 with it and its file offset (a compressed stream's:
- * its chunk's), 0 at the end, -1 on error. */
-static int walk_page(struct walker *w, const uint8_t **page, uint64_t *off,
-		     struct tdat_error *err)
-{
-	int got;
-
-	if (w->compressed) {
-		while (w->cpos >= w->clen)
-			if ((got = next_chunk(w, err)) <= 0)
-				return got;
-		*page = w->chunk.data + w->cpos;
-		*off = w->coff;
-		w->cpos += w->page_size;
-		return 1;
-	}
-	got = w->r ? tdat_cpu_next_page(w->r, page, off, err) : 0;
-	while (got == 0 && w->r) {
-		if (walk_open(w, err))
-			return -1;
-		got = w->r ? tdat_cpu_next_page(w->r, page, off, err) : 0;
-	}
-	return got;
-}
-
-/* w's current page is broken at byte pos of it: where in the file (a
- * compressed stream's page: its chunk, and which page), and what. */
-static int bad_page(const struct walker *w, const char *what, uint32_t pos,
-		    struct tdat_error *err)
-{
-	const struct tdat_buffer *b = &w->in->buffers[w->buf];
-
-	if (w->compressed)
-		return tdat_fail(err, w->in->path, w->page_off, "buffer \"%s\""
-				 " CPU %d: %s (byte %u of page %u of the"
-				 " chunk here)", b->name, b->cpus[w->idx].cpu,
-				 what, pos, w->cpos / w->page_size - 1);
-	return tdat_fail(err, w->in->path, w->page_off + pos, "buffer \"%s\""
-			 " CPU %d: %s", b->name, b->cpus[w->idx].cpu, what);
-}
-
-/* Step to the next event: 1, 0 at the end of the stream, -1 on error. */
-static int walk_next(struct tdat_file *in, struct walker *w,
-		     struct tdat_error *err)
-{
-	const uint8_t *page;
-	uint64_t off;
-	int got;
-
-	for (;;) {
-		if (w->have_page) {
-			got = tdat_page_iter_next(&w->it, &w->cur);
-			if (got == 1) {
-				w->ts = w->sh->raw ? w->cur.ts :
-					tdat_ts_apply_cpu(&w->sh->adj,
-						w->in->buffers[w->buf]
-						.cpus[w->idx].cpu, w->cur.ts);
-				w->at.page = w->page;
-				w->at.ev = w->ev++;
-				return 1;
-			}
-			if (got < 0)
-				return bad_page(w, "a corrupt event in the"
-						" page", w->it.pos, err);
-			w->page++;
-		}
-		got = walk_page(w, &page, &off, err);
-		if (got <= 0) {
-			w->have_page = 0;
-			w->done = 1;
-			w->at.page = w->page;
-			w->at.ev = 0;
-			return got;
-		}
-		w->page_off = off;
-		if (tdat_page_iter_init(&w->it, in, page, w->page_size))
-			return bad_page(w, "a page whose commit is larger than"
-					" the page", 8, err);
-		w->have_page = 1;
-		w->ev = 0;
-	}
 }
 
 /* Give stream w's event at its position to piece k. */
@@ -330,6 +143,22 @@ static void heap_up(struct heap *h, int i)
 	}
 }
 
+/* Stream s's next event; in a time split, when s is in the current
+ * piece, past the pages that end before the window does (no cut there). */
+static int timeline_step(struct tdat_file *in, const struct split_opts *o,
+			 const struct timeline *t, struct walker *s,
+			 struct tdat_error *err)
+{
+	uint64_t limit = t->window_end;
+
+	if (o->unit != SPLIT_TIME || t->piece < 0 || s->last != t->piece ||
+	    s->at.ev != 0)
+		return split_walk_next(in, s, err);
+	if (o->has_end && o->end < limit)
+		limit = o->end;
+	return split_walk_next_after(in, s, limit, err);
+}
+
 static int plan_timeline(struct tdat_file *in, const struct split_opts *o,
 			 struct walker *w, int nw, struct tdat_error *err)
 {
@@ -341,7 +170,7 @@ static int plan_timeline(struct tdat_file *in, const struct split_opts *o,
 	if (!h.ix)
 		return oom(in, err);
 	for (i = 0; i < nw; i++) {
-		r = walk_next(in, &w[i], err);
+		r = split_walk_next(in, &w[i], err);
 		if (r < 0)
 			goto out;
 		if (r == 1) {
@@ -365,7 +194,7 @@ static int plan_timeline(struct tdat_file *in, const struct split_opts *o,
 				break;
 			}
 		}
-		r = walk_next(in, s, err);
+		r = timeline_step(in, o, &t, s, err);
 		if (r < 0)
 			break;
 		if (r == 0)
@@ -415,7 +244,7 @@ static int plan_stream(struct tdat_file *in, const struct split_opts *o,
 {
 	int r, k;
 
-	while ((r = walk_next(in, w, err)) == 1) {
+	while ((r = split_walk_next(in, w, err)) == 1) {
 		if (o->has_end && w->ts > o->end)
 			break;
 		if (w->last < 0 && o->has_start && w->ts < o->start)
@@ -548,7 +377,7 @@ static int walker_start(struct tdat_file *in, const struct split_opts *o,
 	w->in = in;
 	w->buf = s->in_buf;
 	w->idx = s->idx;
-	if (walk_open(w, err))
+	if (split_walk_open(w, err))
 		return -1;
 	if (!o->per_cpu)
 		return 0;
@@ -562,11 +391,12 @@ static int walker_start(struct tdat_file *in, const struct split_opts *o,
 int split_plan(struct tdat_file *in, const struct split_opts *o,
 	       struct split_plan *p, struct tdat_error *err)
 {
-	struct walk_shared sh = { { 0, 0, 0, NULL }, 0, NULL, NULL, 0 };
+	struct walk_shared sh;
 	struct walker *w = NULL;
 	int *ord = NULL, i, r = -1;
 
 	memset(p, 0, sizeof(*p));
+	memset(&sh, 0, sizeof(sh));
 	if (list_streams(in, o, p, err))
 		return -1;
 	tdat_ts_adjust_init(in, 0, &sh.adj);
@@ -597,6 +427,7 @@ out:
 	}
 	tdat_chunk_decoder_free(sh.dec);
 	free(sh.cbuf);
+	free(sh.probe);
 	free(w);
 	free(ord);
 	if (r)
