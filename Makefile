@@ -81,7 +81,7 @@ deps:
 
 check: deps
 	$(MAKE) all $(B)/unit-tests $(TOOLS)
-	FIXTURES=fixtures $(B)/unit-tests
+	tests/unit/run $(B)/unit-tests
 	tests/e2e/run $(B) $(E2E_TESTS)
 
 check-asan: deps
@@ -90,7 +90,7 @@ check-asan: deps
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" all build-asan/unit-tests \
 	  $(TOOL_SRC:tests/tools/%.c=build-asan/tools/%)
-	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp FIXTURES=fixtures build-asan/unit-tests
+	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp tests/unit/run build-asan/unit-tests
 	$(MAKE) fuzz-short
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp TDAT_SANITIZED=1 tests/e2e/run build-asan
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* main.c - CUnit runner for libfmt's unit tests. */
+#define _XOPEN_SOURCE 700	/* nftw */
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +19,16 @@ const char *fixture(const char *name)
 	return out;
 }
 
+static char tmpdir[256];
+
 const char *test_tmpdir(void)
 {
-	static char dir[256];
+	char *dir = tmpdir;
 
 	if (!dir[0]) {
 		const char *t = getenv("TMPDIR");
 
-		snprintf(dir, sizeof(dir), "%s/tdat-unit-XXXXXX",
+		snprintf(dir, sizeof(tmpdir), "%s/tdat-unit-XXXXXX",
 			 t ? t : "/tmp");
 		if (!mkdtemp(dir)) {
 			perror("mkdtemp");
@@ -32,6 +36,19 @@ const char *test_tmpdir(void)
 		}
 	}
 	return dir;
+}
+
+static int remove_one(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* The tests' files go with them: a run leaves nothing in TMPDIR. */
+static void remove_tmpdir(void)
+{
+	if (tmpdir[0] && nftw(tmpdir, remove_one, 16, FTW_DEPTH | FTW_PHYS))
+		perror(tmpdir);
 }
 
 int main(void)
@@ -71,6 +88,7 @@ int main(void)
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
 	CU_cleanup_registry();
+	remove_tmpdir();
 	return failed ? 1 : 0;
 }
 
