@@ -56,21 +56,6 @@ void tdat_store_n(int big, void *p, int n, uint64_t v)
 	}
 }
 
-uint16_t tdat_get16(const struct tdat_file *f, const void *p)
-{
-	return tdat_load16(f->big_endian, p);
-}
-
-uint32_t tdat_get32(const struct tdat_file *f, const void *p)
-{
-	return tdat_load32(f->big_endian, p);
-}
-
-uint64_t tdat_get64(const struct tdat_file *f, const void *p)
-{
-	return tdat_load64(f->big_endian, p);
-}
-
 void tdat_put16(const struct tdat_file *f, void *p, uint16_t v)
 {
 	tdat_store16(f->big_endian, p, v);
