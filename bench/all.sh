@@ -14,12 +14,15 @@
 #   v6 -> v7 zstd tdat convert / trace-cmd convert (both defaults)
 #   v7 zstd -> v6 --file-version 6, from trace-cmd's v7 zstd output
 #   split -s 2 -r of the v6 input
-#   merge         tdat merge of split's pieces / cat of the same pieces
+#   merge         tdat merge of split's pieces / cat of the same pieces,
+#                 then / cat and sync of its output (the same guarantee)
 #   record        bench/record.sh at -b 256 and -b 1024, RUNS rounds
 #                 (root, ../shared/tools/tc-record; RECORD=0 skips it)
 # Outputs go to BENCH_DIR (default /var/tmp: a disk, so that the syncing
 # that makes tdat's outputs durable is paid for as it is in use;
-# trace-cmd and cat do not sync).  Before any timing every output is
+# trace-cmd and cat do not sync; a sync before each timed run of a job
+# that writes puts every run on a clean page cache, so that no run pays
+# for the write-back the previous one left).  Before any timing every output is
 # checked: tdat's report text equals trace-cmd's; trace-cmd reports each
 # converted file and the merged file as it reports the input; the
 # reports of the split pieces, one after the other, equal the input's
@@ -193,18 +196,18 @@ trace-cmd convert -i "$v6in" -o "$tmp/in.v7" >/dev/null 2>&1
 same_report "$tmp/tb.v7" "v6 -> v7 zstd ($(ratio "$(wc -c <"$tmp/tb.v7")" "$(wc -c <"$tmp/in.v7")")x trace-cmd's size)"
 A_CMD="trace-cmd convert -i '$v6in' -o '$tmp/tc.v7'"
 B_CMD="'$tb' convert -q -i '$v6in' -o '$tmp/tb.v7'"
-PAIR_PREP='rm -f "$tmp/tc.v7" "$tmp/tb.v7"'
+PAIR_PREP='rm -f "$tmp/tc.v7" "$tmp/tb.v7"; sync'
 timed "v6 -> v7 zstd" "wall<=0.55x" "w <= 0.55"
 
 "$tb" convert -q -i "$tmp/in.v7" -o "$tmp/tb.v6" --file-version 6
 same_report "$tmp/tb.v6" "v7 zstd -> v6"
 A_CMD="trace-cmd convert -i '$tmp/in.v7' -o '$tmp/tc.v6' --file-version 6"
 B_CMD="'$tb' convert -q -i '$tmp/in.v7' -o '$tmp/tb.v6' --file-version 6"
-PAIR_PREP='rm -f "$tmp/tc.v6" "$tmp/tb.v6"'
+PAIR_PREP='rm -f "$tmp/tc.v6" "$tmp/tb.v6"; sync'
 timed "v7 zstd -> v6" "wall<=0.70x" "w <= 0.70"
 rm -f "$tmp/tc.v6" "$tmp/tb.v6" "$tmp/tc.v7" "$tmp/tb.v7" "$tmp/in.v7"
 
-PAIR_PREP='rm -rf "$tmp/pa" "$tmp/pb"; mkdir "$tmp/pa" "$tmp/pb"'
+PAIR_PREP='rm -rf "$tmp/pa" "$tmp/pb"; mkdir "$tmp/pa" "$tmp/pb"; sync'
 eval "$PAIR_PREP"
 trace-cmd split -i "$v6in" -o "$tmp/pa/p" -s 2 -r >/dev/null 2>&1
 "$tb" split -i "$v6in" -o "$tmp/pb/p" -s 2 -r >/dev/null
@@ -217,8 +220,11 @@ timed "split -s 2 -r" "wall<=0.30x" "w <= 0.30"
 same_report "$tmp/merged.dat" "merge of split's $(ls "$tmp/pb" | wc -l) pieces"
 A_CMD="sh -c 'cat $tmp/pb/* >$tmp/cat.out'"
 B_CMD="'$tb' merge -q -o '$tmp/merged.dat' $tmp/pb/*"
-PAIR_PREP='rm -f "$tmp/cat.out" "$tmp/merged.dat"'
+PAIR_PREP='rm -f "$tmp/cat.out" "$tmp/merged.dat"; sync'
 REF=cat timed "merge" "wall<=1.10x cat" "w <= 1.10"
+# the same guarantee as merge gives: the bytes on disk when it ends
+A_CMD="sh -c 'cat $tmp/pb/* >$tmp/cat.out && sync $tmp/cat.out'"
+REF=cat+sync timed "merge" "wall<=1.10x cat+sync" "w <= 1.10"
 rm -rf "$tmp/pa" "$tmp/pb" "$tmp/cat.out" "$tmp/merged.dat"
 
 if [ "${RECORD:-1}" != 0 ] && [ "$(id -u)" = 0 ] &&
