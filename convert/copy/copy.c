@@ -13,8 +13,6 @@
 #include <string.h>
 #include "convert/copy/copy.h"
 
-#define BATCH_PAGES 64		/* pages handed to the writer at once */
-
 /* ---- progress ---- */
 
 static void progress_report(struct copy_progress *pr)
@@ -38,50 +36,42 @@ static int bad_page(struct tdat_file *in, const struct tdat_buffer *b,
 			 " commit is larger than the page", b->name, cpu);
 }
 
-/* Pages out of the reader, to the writer in batches. */
+/* Pages out of the reader, to the writer a read window at a time (the
+ * writer copies them into its chunks: no batch buffer in between). */
 static int copy_pages(struct tdat_file *in, int buf, int idx,
 		      struct tdat_writer *w, struct copy_progress *pr,
 		      struct tdat_error *err)
 {
 	const struct tdat_buffer *b = &in->buffers[buf];
-	size_t ps = b->page_size, cap = BATCH_PAGES * ps, n = 0;
+	size_t ps = b->page_size, len, i;
 	struct tdat_cpu_reader *r;
 	struct tdat_page_iter it;
-	const uint8_t *page;
-	uint8_t *batch;
+	const uint8_t *pages;
 	uint64_t off;
 	int got;
 
 	r = tdat_cpu_open(in, buf, idx, err);
 	if (!r)
 		return -1;
-	batch = malloc(cap);
-	if (!batch) {
-		tdat_cpu_close(r);
-		tdat_fail_nooff(err, in->path, "out of memory");
-		return -1;
-	}
-	while ((got = tdat_cpu_next_page(r, &page, &off, err)) == 1) {
+	while ((got = tdat_cpu_next_pages(r, &pages, &len, &off, err)) == 1) {
 		/* Pages are copied verbatim, but never broken ones. */
-		if (tdat_page_iter_init(&it, in, page, (uint32_t)ps)) {
-			got = bad_page(in, b, b->cpus[idx].cpu, off, err);
+		for (i = 0; i < len; i += ps)
+			if (tdat_page_iter_init(&it, in, pages + i,
+						(uint32_t)ps))
+				break;
+		if (i < len) {
+			got = bad_page(in, b, b->cpus[idx].cpu, off + i, err);
 			break;
 		}
-		memcpy(batch + n, page, ps);
-		n += ps;
-		if (n < cap)
-			continue;
-		if (tdat_writer_put_pages(w, batch, n, err))
+		if (tdat_writer_put_pages(w, pages, len, err)) {
+			got = -1;
 			break;
-		n = 0;
+		}
 		if (pr && !b->compressed) {	/* stored bytes are pages */
-			pr->done += cap;
+			pr->done += len;
 			progress_report(pr);
 		}
 	}
-	if (got == 0 && n)
-		got = tdat_writer_put_pages(w, batch, n, err) ? -1 : 0;
-	free(batch);
 	tdat_cpu_close(r);
 	return got == 0 ? 0 : -1;
 }
