@@ -113,4 +113,26 @@ $TDAT report -i "$FIX/v7-zstd-sched-irq.dat" >emptystr.want ||
 	fail "report of the fixture"
 expect_exit 0 $TDAT report -i emptystr.dat
 assert_same emptystr.want "$OUT"
+
+step "(f) a v7 top buffer whose page size is not the header's: v6 takes the buffer's"
+# v7 keeps a page size per buffer (the header's is only a default); v6
+# has one, read for the top buffer's pages.  The header of this copy
+# says 4112 (its offset 14, little-endian); its pages are 4096.  v6
+# outputs had the header's 4112, and every page read wrong (found by
+# the fuzz_split target).
+cp "$FIX/v7-zstd-sched-irq.dat" pagesize.dat
+printf '\x10\x10\x00\x00' | dd of=pagesize.dat bs=1 seek=14 conv=notrunc 2>/dev/null
+expect_exit 0 $TDAT report -i pagesize.dat
+tail -n +2 "$OUT" >pagesize.want
+expect_exit 0 $TDAT convert -i pagesize.dat -o pagesize.v6 --file-version 6
+expect_exit 0 $TDAT report -i pagesize.v6
+tail -n +2 "$OUT" >pagesize.got
+assert_same pagesize.want pagesize.got
+trace-cmd report -i pagesize.v6 2>/dev/null | tail -n +2 >pagesize.tc
+assert_same pagesize.want pagesize.tc
+mkdir pagesize.split
+expect_exit 0 $TDAT split -i pagesize.dat -o pagesize.split/p -e 1000 -r --file-version 6
+for f in pagesize.split/*; do
+	expect_exit 0 $TDAT report -i "$f"
+done
 echo "variants ok"
