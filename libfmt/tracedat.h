@@ -271,6 +271,10 @@ uint64_t tdat_data_size(const struct tdat_file *f);
 
 /* The top buffer, or NULL when the file has none. */
 const struct tdat_buffer *tdat_top_buffer(const struct tdat_file *f);
+/* The page size a v6 copy of f has: a v6 file has one, its header's,
+ * and readers read the top buffer's pages with it, so a v7 top buffer's
+ * own page size (the v7 header's is only a default) wins. */
+uint32_t tdat_v6_page_size(const struct tdat_file *f);
 
 /* Last option with this id, or NULL. */
 const struct tdat_option *tdat_find_option(const struct tdat_file *f,

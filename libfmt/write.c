@@ -351,10 +351,7 @@ static int check_opts(const struct tdat_file *m, const struct tdat_write_opts *o
 	return 0;
 }
 
-/* A v6 file has one page size, its header's, and readers read the top
- * buffer's pages with it: a v7 input whose top buffer has a page size of
- * its own (the header's is only a default there) gets that one. */
-static uint32_t v6_page_size(const struct tdat_file *meta)
+uint32_t tdat_v6_page_size(const struct tdat_file *meta)
 {
 	const struct tdat_buffer *top = tdat_top_buffer(meta);
 
@@ -383,7 +380,8 @@ struct tdat_writer *tdat_writer_open(const char *path,
 	w->meta = meta;
 	w->version = o->version;
 	w->big = meta->big_endian ? 1 : 0;
-	w->page_size = o->version == 6 ? v6_page_size(meta) : meta->page_size;
+	w->page_size = o->version == 6 ? tdat_v6_page_size(meta) :
+					 meta->page_size;
 	w->codec = o->version == 7 ? o->codec : TDAT_CODEC_NONE;
 	w->level = o->level;
 	w->threads = o->threads;
