@@ -3,37 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "libfmt/bytes.h"
-#include "libfmt/internal.h"
+#include "libfmt/cpureader.h"
 
 #define RAW_WINDOW_PAGES 64
 
-struct tdat_cpu_reader {
-	struct tdat_file *f;
-	const char *buf_name;
-	int cpu;
-	uint32_t page_size;
-	int compressed;
-
-	/* raw: file range [pos, end), read through a window */
-	uint64_t pos, end;
-
-	/* compressed: chunk walk */
-	uint32_t nchunks, chunk;
-	uint64_t chunk_off;	/* file offset of the next chunk header */
-	struct tdat_bytes cbuf;	/* the chunk as stored */
-	struct codec_ctx codec;
-
-	int dead;		/* an error left the rest unreachable */
-	uint64_t start, size;	/* the stream as stored, for its position */
-
-	/* pages ready to hand out */
-	struct tdat_bytes win;	/* scratch: only its first wlen bytes count */
-	size_t wlen, wpos;
-	uint64_t win_offset;	/* stream offset of win.data[0] */
-};
-
-static int fail_cpu(struct tdat_cpu_reader *r, uint64_t off,
+static int fail_cpu(const struct tdat_cpu_reader *r, uint64_t off,
 		    struct tdat_error *err, const char *what)
 {
 	return tdat_fail(err, r->f->path, off, "buffer \"%s\" CPU %d: %s",
@@ -42,7 +16,7 @@ static int fail_cpu(struct tdat_cpu_reader *r, uint64_t off,
 
 /* A buffer for what the file claims could not be had: over the
  * budget, or out of memory. */
-static int held_fail(struct tdat_cpu_reader *r, uint64_t off,
+static int held_fail(const struct tdat_cpu_reader *r, uint64_t off,
 		     struct tdat_error *err, const char *what, uint64_t n)
 {
 	char where[160];
@@ -115,9 +89,15 @@ struct tdat_cpu_reader *tdat_cpu_open(struct tdat_file *f, int buf, int idx,
 void tdat_cpu_position(const struct tdat_cpu_reader *r, uint64_t *done,
 		       uint64_t *total)
 {
-	uint64_t at = r->compressed ? r->chunk_off : r->pos;
-	int ended = r->dead || (r->compressed && r->chunk >= r->nchunks);
+	uint64_t at;
+	int ended;
 
+	if (r->ahead) {		/* the walk is the threads' */
+		ahead_position(r, &at, &ended);
+	} else {
+		at = r->compressed ? r->chunk_off : r->pos;
+		ended = r->dead || (r->compressed && r->chunk >= r->nchunks);
+	}
 	*total = r->size;
 	*done = ended ? r->size : at > r->start ? at - r->start : 0;
 	if (*done > *total)
@@ -128,6 +108,7 @@ void tdat_cpu_close(struct tdat_cpu_reader *r)
 {
 	if (!r)
 		return;
+	ahead_stop(r);
 	codec_ctx_free(&r->codec);
 	tdat_bytes_free(&r->cbuf);
 	tdat_bytes_free(&r->win);
@@ -190,54 +171,72 @@ static int chunk_header(struct tdat_cpu_reader *r, uint32_t *csize,
 	return 1;
 }
 
-static int read_chunk_payload(struct tdat_cpu_reader *r, uint32_t csize,
+static int read_chunk_payload(struct tdat_cpu_reader *r,
+			      struct tdat_bytes *cbuf, uint32_t csize,
 			      struct tdat_error *err)
 {
-	if (tdat_bytes_reserve_held(&r->cbuf, csize ? csize : 1))
+	if (tdat_bytes_reserve_held(cbuf, csize ? csize : 1))
 		return held_fail(r, r->chunk_off, err, "chunk", csize);
-	if (fio_read_at(r->f, r->chunk_off + 8, r->cbuf.data, csize, "chunk",
-			err))
-		return -1;
-	return 0;
+	return fio_read_at(r->f, r->chunk_off + 8, cbuf->data, csize, "chunk",
+			   err);
 }
 
-static int fill_compressed(struct tdat_cpu_reader *r, struct tdat_error *err)
+int cpu_claim_chunk(struct tdat_cpu_reader *r, struct tdat_bytes *cbuf,
+		    struct tdat_bytes *win, struct cpu_chunk *c,
+		    struct tdat_error *err)
 {
-	uint32_t csize, usize;
-	int got = chunk_header(r, &csize, &usize, err);
+	int got = chunk_header(r, &c->csize, &c->usize, err);
 
 	if (got <= 0)
 		return got;
-	if (read_chunk_payload(r, csize, err))
+	if (read_chunk_payload(r, cbuf, c->csize, err))
 		return -1;
-	if (tdat_bytes_reserve_held(&r->win, usize ? usize : 1))
-		return held_fail(r, r->chunk_off, err, "chunk", usize);
-	if (codec_decompress(&r->codec, r->cbuf.data, csize, r->win.data,
-			     usize)) {
-		/* Its framing is intact: the next chunk can still be read. */
-		fail_cpu(r, r->chunk_off, err, "chunk does not decompress;"
-			 " its pages are skipped");
-		r->win_offset += r->wlen + usize;
-		r->wlen = r->wpos = 0;
-		r->chunk_off += 8 + (uint64_t)csize;
-		r->chunk++;
+	if (tdat_bytes_reserve_held(win, c->usize ? c->usize : 1))
+		return held_fail(r, r->chunk_off, err, "chunk", c->usize);
+	c->off = r->chunk_off;
+	r->chunk_off += 8 + (uint64_t)c->csize;
+	r->chunk++;
+	return 1;
+}
+
+int cpu_decode_chunk(const struct tdat_cpu_reader *r, struct codec_ctx *codec,
+		     const struct cpu_chunk *c, const uint8_t *cbuf,
+		     uint8_t *win, struct tdat_error *err)
+{
+	if (!codec_decompress(codec, cbuf, c->csize, win, c->usize))
+		return 0;
+	/* Its framing is intact: the next chunk can still be read. */
+	return fail_cpu(r, c->off, err, "chunk does not decompress; its pages"
+			" are skipped");
+}
+
+int cpu_fill_compressed(struct tdat_cpu_reader *r, struct tdat_error *err)
+{
+	struct cpu_chunk c;
+	int got = cpu_claim_chunk(r, &r->cbuf, &r->win, &c, err);
+
+	if (got <= 0)
+		return got;
+	r->win_offset += r->wlen;
+	r->wlen = r->wpos = 0;
+	if (cpu_decode_chunk(r, &r->codec, &c, r->cbuf.data, r->win.data,
+			     err)) {
+		r->win_offset += c.usize;
 		return -2;
 	}
-	r->win_offset += r->wlen;
-	r->wlen = usize;
-	r->wpos = 0;
-	r->chunk_off += 8 + (uint64_t)csize;
-	r->chunk++;
+	r->wlen = c.usize;
 	return 1;
 }
 
 int tdat_cpu_next_page(struct tdat_cpu_reader *r, const uint8_t **page,
 		       uint64_t *offset, struct tdat_error *err)
 {
+	if (r->ahead)
+		return ahead_next_page(r, page, offset, err);
 	if (r->dead)
 		return 0;
 	while (r->wpos >= r->wlen) {
-		int got = r->compressed ? fill_compressed(r, err) :
+		int got = r->compressed ? cpu_fill_compressed(r, err) :
 					  fill_raw(r, err);
 		if (got == -2)
 			return -1;	/* skipped a chunk; go on if you like */
@@ -263,6 +262,10 @@ int tdat_cpu_next_pages(struct tdat_cpu_reader *r, const uint8_t **pages,
 		return got;
 	/* The page handed out and the rest of the window with it. */
 	*pages = p;
+	if (r->ahead) {
+		*len = ahead_take_rest(r) + r->page_size;
+		return 1;
+	}
 	*len = r->wlen - r->wpos + r->page_size;
 	r->wpos = r->wlen;
 	return 1;
@@ -276,10 +279,13 @@ int tdat_cpu_next_chunk(struct tdat_cpu_reader *r, const uint8_t **data,
 
 	if (!r->compressed)
 		return fail_cpu(r, r->pos, err, "not compressed");
+	if (r->ahead)
+		return fail_cpu(r, r->chunk_off, err, "chunks are being read"
+				" ahead");
 	got = chunk_header(r, csize, usize, err);
 	if (got <= 0)
 		return got;
-	if (read_chunk_payload(r, *csize, err))
+	if (read_chunk_payload(r, &r->cbuf, *csize, err))
 		return -1;
 	*data = r->cbuf.data;
 	r->chunk_off += 8 + (uint64_t)*csize;
@@ -293,7 +299,7 @@ static int latency_chunks(struct tdat_cpu_reader *r, struct tdat_blob *out,
 	struct tdat_bytes text = { 0 };
 
 	while (r->chunk < r->nchunks) {
-		if (fill_compressed(r, err) < 0) {
+		if (cpu_fill_compressed(r, err) < 0) {
 			tdat_bytes_free(&text);
 			return -1;
 		}

@@ -486,6 +486,17 @@ int tdat_cpu_next_pages(struct tdat_cpu_reader *r, const uint8_t **pages,
 			size_t *len, uint64_t *offset, struct tdat_error *err);
 
 /*
+ * Decompress a compressed stream's chunks ahead, on a thread of its own,
+ * while the caller works on the pages handed out: tdat_cpu_next_page(s)
+ * then give the same pages and errors, in the same order, with the
+ * second core busy.  For a reader nothing was read from yet; 1 if the
+ * thread runs, 0 if not (an uncompressed or one-chunk stream, no
+ * thread to be had): the reader works as before either way.  The
+ * thread holds a few chunks decoded; tdat_cpu_close stops it.
+ */
+int tdat_cpu_read_ahead(struct tdat_cpu_reader *r);
+
+/*
  * Next compressed chunk as stored, for copying without recompression:
  * 1 with the payload, 0 at end, -1 on error.  Only for compressed
  * streams, and not mixed with tdat_cpu_next_page on one reader.
@@ -607,6 +618,9 @@ void tdat_writer_abort(struct tdat_writer *w);
 
 /* Effective chunk size the writer uses for a buffer (for copy decisions). */
 uint32_t tdat_writer_chunk_size(const struct tdat_writer *w, int buf);
+/* Threads the job may use (tdat_write_opts.threads, 0 made the number
+ * of online CPUs). */
+int tdat_writer_threads(const struct tdat_writer *w);
 /* 0 if the output cannot hold buffer buf (v6: latency instances, instances
  * beside a latency top buffer); its data is then accepted and dropped. */
 int tdat_writer_keeps_buffer(const struct tdat_writer *w, int buf);

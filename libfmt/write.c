@@ -446,6 +446,11 @@ uint32_t tdat_writer_chunk_size(const struct tdat_writer *w, int buf)
 	return w->bufs[buf].chunk_size;
 }
 
+int tdat_writer_threads(const struct tdat_writer *w)
+{
+	return w->threads;
+}
+
 int tdat_writer_keeps_buffer(const struct tdat_writer *w, int buf)
 {
 	if (buf < 0 || buf >= w->nbufs)

@@ -53,6 +53,8 @@ static int copy_pages(struct tdat_file *in, int buf, int idx,
 	r = tdat_cpu_open(in, buf, idx, err);
 	if (!r)
 		return -1;
+	if (tdat_writer_threads(w) > 1)	/* decompress beside the writing */
+		tdat_cpu_read_ahead(r);
 	while ((got = tdat_cpu_next_pages(r, &pages, &len, &off, err)) == 1) {
 		/* Pages are copied verbatim, but never broken ones. */
 		for (i = 0; i < len; i += ps)

@@ -42,6 +42,29 @@ assert_grep "chunk [0-9]+/81920 " chunks.big
 "$TOOLS/tdat-digest" big.dat | sed 1d >d.big
 assert_same d.in d.big
 
+step "chunks decompressed ahead (default) or not (--threads 1): same file, same error"
+expect_exit 0 $TDAT convert -q -i "$many" -o one.v6 --file-version 6 --threads 1
+expect_exit 0 $TDAT convert -q -i "$many" -o two.v6 --file-version 6
+assert_same one.v6 two.v6
+# Chunk 20 of CPU 0 made undecodable: the same line from both.
+off=$(python3 - "$many" bad.dat <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+at = 1019904 + 4	# CPU 0's stream (tdat dump --flyrecord)
+for _ in range(20):
+    at += 8 + struct.unpack_from('<I', d, at)[0]
+d[at + 8:at + 24] = b'\xa5' * 16
+open(sys.argv[2], 'wb').write(d)
+print(at)
+PY
+)
+expect_exit 1 $TDAT convert -q -i bad.dat -o bad1.v6 --file-version 6 --threads 1
+cp "$ERR" err.one
+expect_exit 1 $TDAT convert -q -i bad.dat -o bad2.v6 --file-version 6
+assert_same err.one "$ERR"
+assert_grep "offset $off: buffer \"\" CPU 0: chunk does not decompress" "$ERR"
+assert_file_absent bad2.v6
+
 step "an output equal to the input is refused, also through a symlink"
 cp "$v7" mine.dat
 ln -s mine.dat link.dat

@@ -46,4 +46,5 @@ void suite_tepfmt(void);
 void suite_pqwrite(void);
 void suite_pbwrite(void);
 void suite_fastfmt(void);
+void suite_readahead(void);
 #endif
