@@ -210,6 +210,9 @@ static struct pf_map *map_new(struct pf_maps *ms, const struct tep_event *ev)
 		map_free(m);
 		return NULL;
 	}
+	encode_prepare(m);
+	if (m->plain)
+		encode_prepare(m->plain);
 	return m;
 }
 

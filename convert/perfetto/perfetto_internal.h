@@ -139,6 +139,9 @@ struct pf_map {
 	int desc_sent;
 	int print;		/* ftrace/print: typed for atrace text only */
 	struct pf_map *plain;	/* print's self-describing form */
+	int fast;		/* numbers at fixed places only, an event
+				 * under 128 bytes: encode_event's fast way */
+	size_t fixed_end;	/* the record size the fast way needs */
 };
 
 struct pf_maps {
@@ -183,6 +186,8 @@ struct encoder {
 	int failed;		/* out of memory for one of them */
 };
 
+/* Whether m's events may go the fast way (m->fast, m->fixed_end). */
+void encode_prepare(struct pf_map *m);
 /* Event e as an FtraceEvent (field 2 of the bundle b) through map m;
  * m->desc first when not sent yet. */
 void encode_event(struct encoder *x, struct pb *b, struct pf_map *m,

@@ -84,6 +84,7 @@ int main(void)
 	suite_pqwrite();
 	suite_pbwrite();
 	suite_fastfmt();
+	suite_pfencode();
 	suite_readahead();
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();

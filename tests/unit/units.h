@@ -46,5 +46,6 @@ void suite_tepfmt(void);
 void suite_pqwrite(void);
 void suite_pbwrite(void);
 void suite_fastfmt(void);
+void suite_pfencode(void);
 void suite_readahead(void);
 #endif
