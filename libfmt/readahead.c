@@ -97,8 +97,10 @@ static void claim(struct read_ahead *a, struct ahead_slot *s)
  * Slot k's buffers over the memory budget while the caller holds others:
  * wait until it holds none, free them all and claim again, so that the
  * budget refuses only what one chunk (reading without threads) would
- * exceed.  A refused claim leaves the walk where it was.  Called with
- * walk held, so no other thread claims meanwhile.
+ * exceed.  (Its line then names fewer bytes held than reading without
+ * threads would: those buffers are freed.)  A refused claim leaves the
+ * walk where it was.  Called with walk held, so no other thread claims
+ * meanwhile.
  */
 static void claim_alone(struct read_ahead *a, uint64_t k)
 {

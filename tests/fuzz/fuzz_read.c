@@ -4,9 +4,12 @@
  *
  * The input becomes an in-memory file (memfd), is opened with tdat_open,
  * and every buffer is walked the way applets walk it: each CPU's pages
- * and every event in them, latency text read whole.  Any crash, leak,
- * sanitizer report or runaway allocation is a reader bug; errors
- * returned as values are the expected outcome for most inputs.
+ * and every event in them, latency text read whole; a compressed
+ * stream is read again with its chunks decompressed ahead on threads,
+ * which must give the same pages, errors and positions (else the
+ * target traps).  Any crash, leak, sanitizer report or runaway
+ * allocation is a reader bug; errors returned as values are the
+ * expected outcome for most inputs.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -59,6 +62,39 @@ static void walk_chunks(struct tdat_file *f, int b, int idx)
 	tdat_cpu_close(r);
 }
 
+/* Every call's result over the stream (pages, offsets, errors, the
+ * position), folded into one number; read ahead on threads or not. */
+static uint64_t digest_stream(struct tdat_file *f, int b, int idx, int ahead)
+{
+	struct tdat_error err;
+	struct tdat_cpu_reader *r = tdat_cpu_open(f, b, idx, &err);
+	uint64_t h = 1469598103934665603ull, off, done, total;
+	const uint8_t *p;
+	size_t len, i;
+	int got, calls = 0;
+
+	if (!r)
+		return 0;
+	if (ahead)
+		tdat_cpu_read_ahead(r);
+	do {
+		memset(&err, 0, sizeof(err));
+		got = tdat_cpu_next_pages(r, &p, &len, &off, &err);
+		tdat_cpu_position(r, &done, &total);
+		h = (h ^ (uint64_t)(got + 2)) * 1099511628211ull;
+		h = (h ^ done ^ total << 1) * 1099511628211ull;
+		for (i = 0; got == 1 && i < len; i += 64)
+			h = (h ^ p[i] ^ off << 8 ^ len << 40) * 1099511628211ull;
+		/* A budget refusal names the bytes held, which the threads
+		 * keep lower (they free their ring before the retry). */
+		for (i = 0; got < 0 && err.msg[i] &&
+			    !(err.memory && err.msg[i] == '('); i++)
+			h = (h ^ (uint8_t)err.msg[i]) * 1099511628211ull;
+	} while ((got == 1 || got == -1) && ++calls < 4096);
+	tdat_cpu_close(r);
+	return h;
+}
+
 static int touch_format(void *ctx, const char *system, const char *text,
 			size_t len)
 {
@@ -104,8 +140,12 @@ static void walk(struct tdat_file *f)
 		}
 		for (i = 0; i < f->buffers[b].ncpus; i++) {
 			walk_cpu(f, b, i);
-			if (f->buffers[b].compressed)
-				walk_chunks(f, b, i);
+			if (!f->buffers[b].compressed)
+				continue;
+			walk_chunks(f, b, i);
+			/* read ahead, the stream must read the same */
+			if (digest_stream(f, b, i, 0) != digest_stream(f, b, i, 1))
+				__builtin_trap();
 		}
 	}
 }
