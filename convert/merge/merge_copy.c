@@ -116,6 +116,8 @@ static int copy_pages(struct merge_ctx *m, struct tdat_writer *w,
 	r = tdat_cpu_open(f, s->buf, s->idx, err);
 	if (!r)
 		return -1;
+	if (tdat_writer_threads(w) > 1)	/* decompress beside the writing */
+		tdat_cpu_read_ahead(r);
 	while ((k = tdat_cpu_next_pages(r, &p, &len, NULL, err)) == 1) {
 		if (tdat_writer_put_pages(w, p, len, err)) {
 			k = -1;

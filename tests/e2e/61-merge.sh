@@ -268,6 +268,27 @@ if [ -z "${TDAT_CROSS:-}" ]; then
 	assert_file_absent many.dat
 fi
 
+step "v7 zstd to v6: chunks decompressed ahead or not (--threads 1), same file, same error"
+many=$FIX/v7-zstd-markers-raw_syscalls.dat	# 34 chunks on CPU 0
+expect_exit 0 $TDAT merge -q --file-version 6 --threads 1 -o one.v6 "$many"
+expect_exit 0 $TDAT merge -q --file-version 6 -o two.v6 "$many"
+assert_same one.v6 two.v6
+python3 - "$many" bad7.dat <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+at = 1019904 + 4	# CPU 0's stream (tdat dump --flyrecord)
+for _ in range(20):
+    at += 8 + struct.unpack_from('<I', d, at)[0]
+d[at + 8:at + 24] = b'\xa5' * 16	# chunk 20 undecodable
+open(sys.argv[2], 'wb').write(d)
+PY
+expect_exit 1 $TDAT merge -q --file-version 6 --threads 1 -o bad1.v6 bad7.dat
+cp "$ERR" err.one
+expect_exit 1 $TDAT merge -q --file-version 6 -o bad2.v6 bad7.dat
+assert_same err.one "$ERR"
+assert_grep "chunk does not decompress" "$ERR"
+assert_file_absent bad2.v6
+
 step "no temporary files are left behind"
 left=$(ls -A | grep -E '\.tmp|^\.' | grep -v -E '^\.(out|err|log|rss)$' || true)
 assert_eq "" "$left" "leftover files"
