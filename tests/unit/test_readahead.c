@@ -135,7 +135,7 @@ static void test_fixtures(void)
 }
 
 /* File offset of chunk k (its header) of buffer 0's stream idx. */
-static uint64_t chunk_at(struct tdat_file *f, int idx, int k, uint32_t *cs)
+static uint64_t chunk_at(struct tdat_file *f, int idx, int k)
 {
 	struct tdat_error err;
 	struct tdat_cpu_reader *r = tdat_cpu_open(f, 0, idx, &err);
@@ -151,7 +151,6 @@ static uint64_t chunk_at(struct tdat_file *f, int idx, int k, uint32_t *cs)
 		if (i < k)
 			off += 8 + (uint64_t)c;
 	}
-	*cs = c;
 	tdat_cpu_close(r);
 	return off;
 }
@@ -181,26 +180,44 @@ static char *patched(const char *name, uint64_t at, const void *p,
 
 #define FIX "v7-zstd-markers-raw_syscalls.dat"	/* 34 chunks on CPU 0 */
 
-static void test_bad_chunk(void)
+/* A copy of FIX with len bytes replaced, into bytes of chunk k of
+ * stream idx (0: its header). */
+static char *patch_chunk(int idx, int k, uint64_t into, const void *p,
+			 size_t len)
 {
 	struct tdat_error err;
 	struct tdat_file *f = tdat_open(fixture(FIX), &err);
-	uint8_t junk[16];
-	uint32_t cs;
 	uint64_t at;
-	char *path, *log;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	at = chunk_at(f, 0, 20, &cs);
+	at = chunk_at(f, idx, k);
 	tdat_close(f);
-	memset(junk, 0xa5, sizeof(junk));
-	path = patched(FIX, at + 8, junk, sizeof(junk));
-	f = tdat_open(path, &err);
+	return patched(FIX, at + into, p, len);
+}
+
+/* Stream idx of the file at path read both ways: the same, saying want. */
+static void same_saying(const char *path, int idx, int pause_ms,
+			const char *want)
+{
+	struct tdat_error err;
+	struct tdat_file *f = tdat_open(path, &err);
+	char *log;
+
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	log = same_both_ways(f, 0, 0, 20);
-	CU_ASSERT_PTR_NOT_NULL(strstr(log, "does not decompress"));
+	log = same_both_ways(f, 0, idx, pause_ms);
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, want));
 	free(log);
 	tdat_close(f);
+}
+
+static void test_bad_chunk(void)
+{
+	uint8_t junk[16];
+	char *path;
+
+	memset(junk, 0xa5, sizeof(junk));
+	path = patch_chunk(0, 20, 8, junk, sizeof(junk));
+	same_saying(path, 0, 20, "does not decompress");
 	free(path);
 }
 
@@ -209,22 +226,9 @@ static void test_bad_chunk(void)
 static void test_truncated(void)
 {
 	static const uint8_t huge[4] = { 0xff, 0xff, 0xff, 0x7f };
-	struct tdat_error err;
-	struct tdat_file *f = tdat_open(fixture(FIX), &err);
-	uint32_t cs;
-	uint64_t at;
-	char *path, *log;
+	char *path = patch_chunk(1, 1, 0, huge, 4);
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	at = chunk_at(f, 1, 1, &cs);
-	tdat_close(f);
-	path = patched(FIX, at, huge, 4);
-	f = tdat_open(path, &err);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	log = same_both_ways(f, 0, 1, 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(log, "truncated"));
-	free(log);
-	tdat_close(f);
+	same_saying(path, 1, 0, "truncated");
 	free(path);
 }
 
@@ -239,22 +243,13 @@ static void test_truncated(void)
 static void test_budget(void)
 {
 	const uint32_t big = 16u << 20;
+	const uint8_t le[4] = { (uint8_t)big, (uint8_t)(big >> 8),
+				(uint8_t)(big >> 16), (uint8_t)(big >> 24) };
+	char *path = patch_chunk(0, 12, 4, le, 4), *log;
 	struct tdat_error err;
-	struct tdat_file *f = tdat_open(fixture(FIX), &err);
-	uint64_t at, limit, allowance;
-	uint8_t le[4];
-	uint32_t cs;
-	char *path, *log;
+	struct tdat_file *f = tdat_open(path, &err);
+	uint64_t limit, allowance;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	at = chunk_at(f, 0, 12, &cs);
-	tdat_close(f);
-	le[0] = (uint8_t)big;
-	le[1] = (uint8_t)(big >> 8);
-	le[2] = (uint8_t)(big >> 16);
-	le[3] = (uint8_t)(big >> 24);
-	path = patched(FIX, at + 4, le, 4);
-	f = tdat_open(path, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	allowance = tdat_budget_limit() - TDAT_BUDGET_BASE;
 	limit = tdat_budget_held() + big + (256u << 10);
