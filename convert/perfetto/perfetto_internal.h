@@ -79,6 +79,11 @@ int sink_open(struct sink *s, const char *path, int level);
  * on the machine's sequence (machine + 1). */
 int sink_packet(struct sink *s, uint32_t field, const void *p, size_t n,
 		uint32_t machine);
+/* The same in two steps: room for the n bytes of the payload (NULL
+ * when out of memory), which the caller fills, then the packet's end. */
+uint8_t *sink_packet_room(struct sink *s, uint32_t field, size_t n,
+			  uint32_t machine);
+int sink_packet_end(struct sink *s, uint32_t machine);
 /* The first packet of a machine's sequence: its state cleared, so that
  * interned data is taken.  0/-1. */
 int sink_sequence_start(struct sink *s, uint32_t machine);
@@ -142,6 +147,7 @@ struct pf_map {
 	int fast;		/* numbers at fixed places only, an event
 				 * under 128 bytes: encode_event's fast way */
 	size_t fixed_end;	/* the record size the fast way needs */
+	int group_hint;		/* its group in the last bundle it went to */
 };
 
 struct pf_maps {
@@ -196,29 +202,68 @@ void encode_event(struct encoder *x, struct pb *b, struct pf_map *m,
 /* ---- bundle.c: one open FtraceEventBundle per CPU of each machine ---- */
 
 #define PF_MAX_CPUS 1024	/* trace_processor refuses more */
+#define BUNDLE_GROUPS 32	/* event types open at once in a bundle */
+
+struct cpu_bundle {
+	struct pb sealed;	/* events of closed groups */
+	struct pb group[BUNDLE_GROUPS];	/* the open groups' events */
+	const struct pf_map *key[BUNDLE_GROUPS];	/* and their types */
+	int ngroups;
+	size_t bytes;		/* of events, sealed or not */
+	uint64_t last_ts;
+	struct pb *open;	/* the group of the event being written */
+	size_t open_len;	/* its bytes before the event */
+	int lost;		/* data was lost before this bundle */
+};
 
 struct machine_bundles {
-	struct pb *cpu;		/* by CPU, grown as needed */
-	uint8_t *lost;		/* data was lost before its next bundle */
+	struct cpu_bundle *cpu;	/* by CPU, grown as needed */
 	int n;
 };
 
 struct bundles {
 	struct machine_bundles m[REPORT_MAX_INPUTS];	/* one an input */
 	size_t flush_at;	/* bytes that close a bundle */
-	struct sink *sink;
+	struct sink *sink;	/* its err says why a call failed */
 };
 
 /* ncpus: of all the machines together. */
 void bundles_init(struct bundles *bs, struct sink *s, int ncpus);
-/* The open bundle of CPU cpu of machine m (begun if empty); NULL when
- * out of memory or out of range. */
-struct pb *bundle_get(struct bundles *bs, int m, int cpu);
+/* Where an event of type key at timestamp ts is to be written, in the
+ * open bundle of CPU cpu of machine m; NULL when out of memory or out
+ * of range. */
+struct pb *bundle_get_slow(struct bundles *bs, int m, int cpu,
+			   const struct pf_map *key, uint64_t ts);
+/* Inline for the usual case, the group its type went to last. */
+static inline struct pb *bundle_get(struct bundles *bs, int m, int cpu,
+				    const struct pf_map *key, uint64_t ts)
+{
+	struct cpu_bundle *cb;
+	int g = key->group_hint;
+
+	if (m < 0 || m >= REPORT_MAX_INPUTS || cpu < 0 || cpu >= bs->m[m].n)
+		return bundle_get_slow(bs, m, cpu, key, ts);
+	cb = &bs->m[m].cpu[cpu];
+	if (!cb->bytes || ts <= cb->last_ts || g >= cb->ngroups ||
+	    cb->key[g] != key || cb->group[g].failed)
+		return bundle_get_slow(bs, m, cpu, key, ts);
+	cb->last_ts = ts;
+	cb->open = &cb->group[g];
+	cb->open_len = cb->open->len;
+	return cb->open;
+}
 /* Send the bundle if it holds anything; the next is marked lost when
  * lost is set.  0 or -1. */
 int bundle_send(struct bundles *bs, int m, int cpu, int lost);
-/* After an event went into the bundle: sent when big enough. */
-int bundle_done(struct bundles *bs, int m, int cpu);
+/* After the event went where bundle_get said: the bundle sent when big
+ * enough.  0 or -1. */
+static inline int bundle_done(struct bundles *bs, int m, int cpu)
+{
+	struct cpu_bundle *cb = &bs->m[m].cpu[cpu];
+
+	cb->bytes += cb->open->len - cb->open_len;
+	return cb->bytes >= bs->flush_at ? bundle_send(bs, m, cpu, 0) : 0;
+}
 int bundles_flush(struct bundles *bs);
 void bundles_free(struct bundles *bs);
 

@@ -48,14 +48,15 @@ static int on_event(void *ctx, const struct report_event *e)
 	}
 	if (e->rec->missed_events && bundle_send(&r->bs, k, cpu, 1))
 		return stop(r, r->sink.err.msg);
-	b = bundle_get(&r->bs, k, cpu);
+	b = bundle_get(&r->bs, k, cpu, m, e->ts);
 	if (!b)
 		return stop(r, "out of memory");
 	encode_event(&r->x, b, m, e);
 	if (pb_failed(b) || r->x.failed)
 		return stop(r, "out of memory");
 	r->events++;
-	return bundle_done(&r->bs, k, cpu) ? stop(r, r->sink.err.msg) : 0;
+	return bundle_done(&r->bs, k, cpu) ?
+		       stop(r, r->sink.err.msg) : 0;
 }
 
 /* Each input's byte order, CPUs and names; the first's system info.

@@ -242,19 +242,42 @@ static void put_tail(struct pb *b, uint32_t machine)
 		pb_uint(b, PKT_MACHINE_ID, machine);
 }
 
-int sink_packet(struct sink *s, uint32_t field, const void *p, size_t n,
-		uint32_t machine)
+uint8_t *sink_packet_room(struct sink *s, uint32_t field, size_t n,
+			  uint32_t machine)
 {
 	size_t body = (size_t)pb_varint_size((uint64_t)field << 3) +
 		      (size_t)pb_varint_size(n) + n + tail_size(machine);
+	uint8_t *p;
 
 	pb_tag(&s->chain, 1, PB_LEN);
 	pb_varint(&s->chain, body);
-	pb_bytes(&s->chain, field, p, n);
+	pb_tag(&s->chain, field, PB_LEN);
+	pb_varint(&s->chain, n);
+	if (pb_reserve(&s->chain, n))
+		return NULL;
+	p = s->chain.data + s->chain.len;
+	s->chain.len += n;
+	return p;
+}
+
+int sink_packet_end(struct sink *s, uint32_t machine)
+{
 	put_tail(&s->chain, machine);
 	if (pb_failed(&s->chain))
 		return no_memory(&s->err);
 	return s->chain.len >= CHAIN_BYTES ? hand_over(s) : 0;
+}
+
+int sink_packet(struct sink *s, uint32_t field, const void *p, size_t n,
+		uint32_t machine)
+{
+	uint8_t *room = sink_packet_room(s, field, n, machine);
+
+	if (!room)
+		return no_memory(&s->err);
+	if (n)
+		memcpy(room, p, n);
+	return sink_packet_end(s, machine);
 }
 
 int sink_sequence_start(struct sink *s, uint32_t machine)

@@ -85,6 +85,7 @@ int main(void)
 	suite_pbwrite();
 	suite_fastfmt();
 	suite_pfencode();
+	suite_pfbundle();
 	suite_readahead();
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();

@@ -47,5 +47,6 @@ void suite_pqwrite(void);
 void suite_pbwrite(void);
 void suite_fastfmt(void);
 void suite_pfencode(void);
+void suite_pfbundle(void);
 void suite_readahead(void);
 #endif

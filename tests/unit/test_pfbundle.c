@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_pfbundle.c - the order of a Perfetto export's events.
+ *
+ * bundle.c groups a bundle's events by type, but only within runs of
+ * rising timestamps (trace_processor keeps the file's order among equal
+ * ones) and of at most BUNDLE_GROUPS types: events go through a real
+ * sink into a trace file, which is read back (zlib) and its bundles'
+ * events listed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include "tests/unit/units.h"
+#include "convert/perfetto/perfetto_internal.h"
+
+#define MAX_SEEN 4096
+
+/* What a trace file's bundles hold, in file order. */
+struct seen {
+	int cpu[MAX_SEEN], lost[MAX_SEEN];	/* per bundle */
+	int nbundles;
+	int id[MAX_SEEN];	/* the events' ids, all bundles */
+	int nid;
+};
+
+static uint64_t get_varint(const uint8_t **p, const uint8_t *end)
+{
+	uint64_t v = 0;
+	int shift = 0;
+
+	while (*p < end && shift < 64) {
+		v |= (uint64_t)(**p & 0x7f) << shift;
+		shift += 7;
+		if (!(*(*p)++ & 0x80))
+			return v;
+	}
+	CU_FAIL("varint runs out");
+	return v;
+}
+
+/* The fields of message [p, end): fn for each length-delimited one. */
+static void each_len(const uint8_t *p, const uint8_t *end,
+		     void (*fn)(void *ctx, int field, const uint8_t *p,
+				size_t n, uint64_t v),
+		     void *ctx)
+{
+	uint64_t tag, v;
+
+	while (p < end) {
+		tag = get_varint(&p, end);
+		v = get_varint(&p, end);
+		if ((tag & 7) == 2) {
+			CU_ASSERT_FATAL(v <= (uint64_t)(end - p));
+			fn(ctx, (int)(tag >> 3), p, (size_t)v, 0);
+			p += v;
+		} else {
+			fn(ctx, (int)(tag >> 3), NULL, 0, v);
+		}
+	}
+}
+
+static void on_event_field(void *ctx, int field, const uint8_t *p,
+			   size_t n, uint64_t v)
+{
+	struct seen *s = ctx;
+
+	if (field == 1 && !p && s->nid < MAX_SEEN)
+		s->id[s->nid++] = (int)v;
+}
+
+static void on_bundle_field(void *ctx, int field, const uint8_t *p,
+			    size_t n, uint64_t v)
+{
+	struct seen *s = ctx;
+
+	if (field == 1)
+		s->cpu[s->nbundles - 1] = (int)v;
+	else if (field == 3)
+		s->lost[s->nbundles - 1] = (int)v;
+	else if (field == 2)
+		each_len(p, p + n, on_event_field, s);
+}
+
+static void on_packet_field(void *ctx, int field, const uint8_t *p,
+			    size_t n, uint64_t v)
+{
+	struct seen *s = ctx;
+
+	if (field != PKT_FTRACE_EVENTS || s->nbundles == MAX_SEEN)
+		return;
+	s->cpu[s->nbundles] = -1;
+	s->lost[s->nbundles++] = 0;
+	each_len(p, p + n, on_bundle_field, s);
+}
+
+static void on_trace_packet(void *ctx, int field, const uint8_t *p, size_t n,
+			    uint64_t v)
+{
+	if (field == 1)
+		each_len(p, p + n, on_packet_field, ctx);
+}
+
+/* The compressed packets of the file, expanded and read. */
+static void on_outer(void *ctx, int field, const uint8_t *p, size_t n,
+		     uint64_t v)
+{
+	uLongf len = 8u << 20;
+	uint8_t *out;
+
+	if (field != PKT_COMPRESSED)
+		return;
+	out = malloc(len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL_FATAL(uncompress(out, &len, p, n), Z_OK);
+	each_len(out, out + len, on_trace_packet, ctx);
+	free(out);
+}
+
+static void on_file_packet(void *ctx, int field, const uint8_t *p, size_t n,
+			   uint64_t v)
+{
+	if (field == 1)
+		each_len(p, p + n, on_outer, ctx);
+}
+
+static void read_trace(const char *path, struct seen *s)
+{
+	size_t len;
+	uint8_t *d = slurp_file(path, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	memset(s, 0, sizeof(*s));
+	each_len(d, d + len, on_file_packet, s);
+	free(d);
+}
+
+/* A test's bundles and sink, writing to a file of its own. */
+struct bed {
+	struct sink sink;
+	struct bundles bs;
+	struct pf_map type[40];
+	char path[512];
+};
+
+static void bed_open(struct bed *t, const char *name)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->path, sizeof(t->path), "%s/%s", test_tmpdir(), name);
+	CU_ASSERT_EQUAL_FATAL(sink_open(&t->sink, t->path, 1), 0);
+	bundles_init(&t->bs, &t->sink, 2);
+}
+
+/* Event id of type k at ts on cpu: FtraceEvent { timestamp: id }. */
+static void put(struct bed *t, int cpu, int k, uint64_t ts, int id)
+{
+	struct pb *b = bundle_get(&t->bs, 0, cpu, &t->type[k], ts);
+	struct pb_mark m;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	m = pb_open(b, 2, 1);
+	pb_uint(b, 1, (uint64_t)id);
+	pb_close(b, m);
+	CU_ASSERT_EQUAL(bundle_done(&t->bs, 0, cpu), 0);
+}
+
+static void bed_close(struct bed *t, struct seen *s)
+{
+	CU_ASSERT_EQUAL(bundles_flush(&t->bs), 0);
+	CU_ASSERT_EQUAL(sink_finish(&t->sink), 0);
+	bundles_free(&t->bs);
+	read_trace(t->path, s);
+}
+
+static int ids_are(const struct seen *s, const int *want, int n)
+{
+	int i;
+
+	if (s->nid != n)
+		return 0;
+	for (i = 0; i < n && s->id[i] == want[i]; i++)
+		;
+	return i == n;
+}
+
+static void test_grouped_by_type(void)
+{
+	static const int want[] = { 1, 3, 6, 2, 4, 5 };
+	struct bed *t = malloc(sizeof(*t));
+	struct seen *s = malloc(sizeof(*s));
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t && s);
+	bed_open(t, "grouped.pftrace");
+	put(t, 0, 0, 10, 1);	/* types A B A B C A, rising times */
+	put(t, 0, 1, 20, 2);
+	put(t, 0, 0, 30, 3);
+	put(t, 0, 1, 40, 4);
+	put(t, 0, 2, 50, 5);
+	put(t, 0, 0, 60, 6);
+	bed_close(t, s);
+	CU_ASSERT_EQUAL(s->nbundles, 1);
+	CU_ASSERT_EQUAL(s->cpu[0], 0);
+	CU_ASSERT(ids_are(s, want, 6));
+	free(t);
+	free(s);
+}
+
+/* B at 20 and A at 20: A must stay after B, whatever the types. */
+static void test_equal_times_keep_order(void)
+{
+	static const int want[] = { 1, 2, 3, 5, 4, 6 };
+	struct bed *t = malloc(sizeof(*t));
+	struct seen *s = malloc(sizeof(*s));
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t && s);
+	bed_open(t, "equal.pftrace");
+	put(t, 0, 0, 10, 1);
+	put(t, 0, 1, 20, 2);
+	put(t, 0, 0, 20, 3);	/* equal: A1 B2 closed first */
+	put(t, 0, 1, 30, 4);
+	put(t, 0, 0, 40, 5);
+	put(t, 0, 1, 35, 6);	/* earlier: A3 B4 A5 closed first */
+	bed_close(t, s);
+	CU_ASSERT(ids_are(s, want, 6));
+	free(t);
+	free(s);
+}
+
+/* BUNDLE_GROUPS types open; the next type closes them. */
+static void test_groups_run_out(void)
+{
+	struct bed *t = malloc(sizeof(*t));
+	struct seen *s = malloc(sizeof(*s));
+	int want[BUNDLE_GROUPS + 4], k, n = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t && s);
+	CU_ASSERT_FATAL(BUNDLE_GROUPS + 1 < 40);
+	bed_open(t, "many.pftrace");
+	for (k = 0; k <= BUNDLE_GROUPS; k++)
+		put(t, 0, k, 100 + (uint64_t)k, k);
+	put(t, 0, 0, 200, 1000);
+	put(t, 0, BUNDLE_GROUPS, 201, 1001);
+	put(t, 0, 0, 202, 1002);
+	for (k = 0; k < BUNDLE_GROUPS; k++)
+		want[n++] = k;
+	want[n++] = BUNDLE_GROUPS;	/* a new run: its own group first */
+	want[n++] = 1001;
+	want[n++] = 1000;
+	want[n++] = 1002;
+	bed_close(t, s);
+	CU_ASSERT(ids_are(s, want, n));
+	free(t);
+	free(s);
+}
+
+/* Each CPU its bundle; lost marks the bundle after it only. */
+static void test_cpus_and_lost(void)
+{
+	static const int want[] = { 2, 4, 1, 3, 5 };
+	struct bed *t = malloc(sizeof(*t));
+	struct seen *s = malloc(sizeof(*s));
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t && s);
+	bed_open(t, "cpus.pftrace");
+	put(t, 0, 0, 10, 1);
+	put(t, 1, 0, 11, 2);
+	put(t, 0, 1, 12, 3);
+	put(t, 1, 1, 13, 4);
+	CU_ASSERT_EQUAL(bundle_send(&t->bs, 0, 1, 1), 0);
+	put(t, 1, 1, 14, 5);
+	bed_close(t, s);
+	CU_ASSERT_EQUAL_FATAL(s->nbundles, 3);
+	CU_ASSERT(s->cpu[0] == 1 && !s->lost[0]);	/* sent by the loss */
+	CU_ASSERT(s->cpu[1] == 0 && !s->lost[1]);
+	CU_ASSERT(s->cpu[2] == 1 && s->lost[2] == 1);
+	CU_ASSERT(ids_are(s, want, 5));
+	free(t);
+	free(s);
+}
+
+void suite_pfbundle(void)
+{
+	CU_pSuite s = CU_add_suite("pfbundle", NULL, NULL);
+
+	CU_add_test(s, "a bundle's events grouped by type", test_grouped_by_type);
+	CU_add_test(s, "equal timestamps keep their order",
+		    test_equal_times_keep_order);
+	CU_add_test(s, "a type past the groups closes them",
+		    test_groups_run_out);
+	CU_add_test(s, "bundles by CPU; lost marks the next",
+		    test_cpus_and_lost);
+}
