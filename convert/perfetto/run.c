@@ -123,6 +123,7 @@ static int walk(struct run *r, const struct perfetto_opts *o)
 	ro->ninputs = o->ninputs;
 	ro->applet = "convert";
 	ro->lazy_kallsyms = 1;
+	ro->any_order = 1;	/* trace_processor sorts (PERFETTO.md 10) */
 	ro->progress = o->progress;
 	ro->progress_ctx = o->progress_ctx;
 	status = report_each_event(ro, on_event, r);

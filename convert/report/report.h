@@ -74,6 +74,9 @@ struct report_opts {
 	int lazy_kallsyms;	/* an export: kallsyms loaded into an input's
 				 * handle only when one of its events is
 				 * printed (report_event_printable) */
+	int any_order;		/* an export whose reader sorts (Perfetto):
+				 * report_each_event gives each CPU's events
+				 * to its end before the next CPU's */
 	/* Stored trace data read so far, now and then; may be NULL. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;

@@ -92,6 +92,7 @@ struct stream {
 	void *progress_ctx;
 	uint64_t nadvanced;	/* events moved past, for the progress */
 	uint64_t nheld;		/* CPUs held so far */
+	int any_order;		/* the top CPU runs to its end first */
 	/* Damage is told by stream_tell, one line per input: the place
 	 * found first in the file, and how many more were skipped. */
 	void (*warn)(void *ctx, const char *msg);

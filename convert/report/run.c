@@ -136,6 +136,7 @@ static void stream_init(struct stream *s, const struct report_opts *ro)
 	s->warn_ctx = (void *)applet(ro);
 	s->progress = ro->progress;
 	s->progress_ctx = ro->progress_ctx;
+	s->any_order = ro->any_order;
 }
 
 /* Every input's buffers in s, timestamps adjusted as ro says.  0, or -1

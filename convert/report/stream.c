@@ -343,6 +343,8 @@ void stream_advance(struct stream *s, struct stream_cpu *c)
 		heap_remove(s, pos);
 		return;
 	}
+	if (s->any_order && pos == 0)	/* no merge: the top goes on */
+		return;
 	/* Events of one CPU come in time order, mostly: both ways (the
 	 * top, the usual case, only down). */
 	if (pos > 0)

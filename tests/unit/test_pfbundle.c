@@ -6,7 +6,9 @@
  * rising timestamps (trace_processor keeps the file's order among equal
  * ones) and of at most BUNDLE_GROUPS types: events go through a real
  * sink into a trace file, which is read back (zlib) and its bundles'
- * events listed.
+ * events listed.  And report_each_event with any_order gives each CPU's
+ * events to its end before the next CPU's, each CPU's in the order the
+ * merged walk gives them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,6 +281,105 @@ static void test_cpus_and_lost(void)
 	free(s);
 }
 
+/* ---- any_order ---- */
+
+#define MAX_EVENTS 200000
+
+struct walk {
+	int key[MAX_EVENTS];	/* buffer and CPU, as one number */
+	uint64_t ts[MAX_EVENTS];
+	int n;
+};
+
+static int on_walk_event(void *ctx, const struct report_event *e)
+{
+	struct walk *w = ctx;
+
+	if (w->n == MAX_EVENTS)
+		return 1;
+	w->key[w->n] = (e->buffer[0] ? 1000 : 0) + e->rec->cpu;
+	w->ts[w->n++] = e->ts;
+	return 0;
+}
+
+static void walk_file(const char *path, int any_order, struct walk *w)
+{
+	struct report_opts *ro = calloc(1, sizeof(*ro));
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ro);
+	ro->inputs[0].path = path;
+	ro->ninputs = 1;
+	ro->applet = "convert";
+	ro->any_order = any_order;
+	w->n = 0;
+	CU_ASSERT_EQUAL(report_each_event(ro, on_walk_event, w), 0);
+	free(ro);
+}
+
+/* Whether key k's events come in the same order in a and b. */
+static int same_stream(const struct walk *a, const struct walk *b, int k)
+{
+	int i = 0, j = 0;
+
+	for (;;) {
+		while (i < a->n && a->key[i] != k)
+			i++;
+		while (j < b->n && b->key[j] != k)
+			j++;
+		if (i == a->n || j == b->n)
+			return i == a->n && j == b->n;
+		if (a->ts[i++] != b->ts[j++])
+			return 0;
+	}
+}
+
+/* Runs of events of one key, and (in *keys) how many keys. */
+static int runs_of(const struct walk *w, int *keys)
+{
+	int seen[64], nseen = 0, runs = 0, i, j;
+
+	for (i = 0; i < w->n; i++) {
+		if (i && w->key[i] == w->key[i - 1])
+			continue;
+		runs++;
+		for (j = 0; j < nseen && seen[j] != w->key[i]; j++)
+			;
+		if (j == nseen && nseen < 64)
+			seen[nseen++] = w->key[i];
+	}
+	*keys = nseen;
+	return runs;
+}
+
+static void test_any_order(void)
+{
+	static const char *names[] = {
+		"v6-2inst-irq-top-sched-inst1.dat", "v6-sched-irq.dat",
+		"v7-zstd-kmem-tc.dat",
+	};
+	struct walk *merged = malloc(sizeof(*merged));
+	struct walk *drained = malloc(sizeof(*drained));
+	int f, i, keys, keys2;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(merged && drained);
+	for (f = 0; f < 3; f++) {
+		walk_file(fixture(names[f]), 0, merged);
+		walk_file(fixture(names[f]), 1, drained);
+		CU_ASSERT(merged->n > 100);
+		CU_ASSERT_EQUAL(merged->n, drained->n);
+		/* merged, the CPUs interleave; drained, each is one run */
+		CU_ASSERT(runs_of(merged, &keys) > keys);
+		CU_ASSERT_EQUAL(runs_of(drained, &keys2), keys2);
+		CU_ASSERT_EQUAL(keys, keys2);
+		CU_ASSERT(keys > 1);
+		for (i = 0; i < drained->n; i++)
+			if (!i || drained->key[i] != drained->key[i - 1])
+				CU_ASSERT(same_stream(merged, drained,
+						      drained->key[i]));
+	}
+	free(merged);
+	free(drained);
+}
 void suite_pfbundle(void)
 {
 	CU_pSuite s = CU_add_suite("pfbundle", NULL, NULL);
@@ -290,4 +391,6 @@ void suite_pfbundle(void)
 		    test_groups_run_out);
 	CU_add_test(s, "bundles by CPU; lost marks the next",
 		    test_cpus_and_lost);
+	CU_add_test(s, "any_order: each CPU to its end, in its order",
+		    test_any_order);
 }
