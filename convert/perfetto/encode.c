@@ -13,6 +13,8 @@
 
 enum { EV_TIMESTAMP = 1, EV_PID = 2, BUNDLE_EVENT = 2, BUNDLE_DESC = 11 };
 
+#define FAST_TEXTS 8		/* text fields an event of the fast way has */
+
 /* An n-byte number, sign-extended to 64 bits when it is signed. */
 static uint64_t number(int big, const uint8_t *p, int n, int is_signed)
 {
@@ -210,7 +212,10 @@ static int is_atrace(const struct pf_map *m, const struct report_event *e)
 	return len >= 2 && p[1] == '|' && memchr("BECSFINGH", p[0], 9);
 }
 
-/* ---- the fast way: every field a number at a fixed place ---- */
+/* ---- the fast way: every field a number at a fixed place, or a text
+ * (char arrays, __data_loc: the comms of sched events, the cache names
+ * of kmem_cache_alloc/free), which went the general way at five times
+ * the cost ---- */
 
 /* A repeated field's element size (sys_enter's args), as put_repeated
  * reads it: 0 when it writes no element. */
@@ -221,15 +226,20 @@ static int element_size(const struct pf_field *pf)
 	return es == 1 || es == 2 || es == 4 || es == 8 ? es : 0;
 }
 
-/* The most bytes pf's number(s) take the fast way, or 0 when it cannot
- * go that way. */
+/* The most bytes pf's number(s) take the fast way (a text: its tag and
+ * length), or 0 when it cannot go that way. */
 static size_t simple_field(const struct pf_field *pf)
 {
 	const struct tep_format_field *f = pf->f;
 	size_t each = (size_t)pb_varint_size((uint64_t)pf->num << 3) + 10;
 	int es;
 
-	if (!pf->k.fixed || f->offset < 0 || f->size < 0)
+	if (f->offset < 0 || f->size < 0)
+		return 0;
+	if (pf->type == PT_STR)	/* its tag and a byte of length; its
+				 * text is counted event by event */
+		return (size_t)pb_varint_size((uint64_t)pf->num << 3) + 1;
+	if (!pf->k.fixed)
 		return 0;
 	if (pf->type == PT_U64_REP) {
 		es = element_size(pf);
@@ -247,7 +257,8 @@ static size_t simple_field(const struct pf_field *pf)
 /*
  * The fast way writes both lengths in one byte, as pb_open(.., 1) and
  * pb_close write them when they are under 128: a map goes that way only
- * when its largest event is, so the bytes are the same either way.
+ * when its largest event is, so the bytes are the same either way (with
+ * its texts, which are measured event by event).
  */
 void encode_prepare(struct pf_map *m)
 {
@@ -259,9 +270,11 @@ void encode_prepare(struct pf_map *m)
 	       1;
 	m->fast = m->form != FORM_LEGACY && !m->print;
 	m->fixed_end = 0;
+	m->fast_texts = 0;
 	for (i = 0; m->fast && i < m->n; i++) {
 		n = simple_field(&m->fields[i]);
-		if (!n) {
+		if (!n || (m->fields[i].type == PT_STR &&
+			   ++m->fast_texts > FAST_TEXTS)) {
 			m->fast = 0;
 			break;
 		}
@@ -271,6 +284,7 @@ void encode_prepare(struct pf_map *m)
 			m->fixed_end = end;
 		most += n;
 	}
+	m->fast_most = most;
 	if (most > 127)
 		m->fast = 0;
 }
@@ -290,18 +304,109 @@ static uint8_t *put_elements(uint8_t *p, int big, const struct pf_field *pf,
 	return p;
 }
 
-/* As put_field's numbers, written straight into room made once. */
-static void encode_fast(struct encoder *x, struct pb *b,
-			const struct pf_map *m, const struct report_event *e)
+/* A text of e for the fast way: where it is, and its length up to its
+ * NUL; len SIZE_MAX when the field lies outside the record. */
+struct text_at {
+	const uint8_t *p;
+	size_t len;
+};
+
+/* m's texts in e, in t: the bytes they add, or SIZE_MAX when one is not
+ * plain ASCII (put_text makes those UTF-8: the general way). */
+static size_t measure_texts(const struct pf_map *m,
+			    const struct report_event *e, struct text_at *t)
+{
+	const struct pf_field *pf;
+	size_t start, len, sum = 0, i;
+	const uint8_t *nul;
+	int f, k = 0;
+
+	for (f = 0, pf = m->fields; f < m->n; f++, pf++) {
+		if (pf->type != PT_STR)
+			continue;
+		t[k].len = SIZE_MAX;
+		if (span(e, pf, &start, &len)) {
+			k++;
+			continue;
+		}
+		t[k].p = (const uint8_t *)e->rec->data + start;
+		nul = memchr(t[k].p, 0, len);
+		len = nul ? (size_t)(nul - t[k].p) : len;
+		for (i = 0; i < len && t[k].p[i] < 0x80; i++)
+			;
+		if (i < len)
+			return SIZE_MAX;
+		t[k++].len = len;
+		sum += len;
+	}
+	return sum;
+}
+
+/* A number field's value as put_field writes it, its pid or symbol
+ * noted as put_field notes them. */
+static uint64_t fast_number(struct encoder *x, int big, int input,
+			    const struct pf_field *pf, const uint8_t *rec)
+{
+	uint64_t v = number(big, rec + pf->f->offset, pf->k.size,
+			    pf->type == PT_S64 || pf->k.is_signed);
+
+	if (pf->type == PT_S64)	/* zigzag, as pb_sint */
+		return v << 1 ^ ((int64_t)v < 0 ? UINT64_MAX : 0);
+	if (pf->names)
+		name_pid(x, input, v);
+	if (pf->symbol && syms_add(&x->syms[input], v))
+		x->failed = 1;
+	return v;
+}
+
+/* The fields of m, as put_field writes them, from p on; the end. */
+static uint8_t *fast_fields(struct encoder *x, uint8_t *p,
+			    const struct pf_map *m,
+			    const struct report_event *e,
+			    const struct text_at *t)
 {
 	const uint8_t *rec = e->rec->data;
 	const struct pf_field *pf;
 	int big = x->big[e->input], i;
-	uint8_t *p, *event, *payload;
-	uint64_t v;
 
+	for (i = 0, pf = m->fields; i < m->n; i++, pf++) {
+		if (pf->type == PT_U64_REP) {
+			p = put_elements(p, big, pf, rec + pf->f->offset);
+		} else if (pf->type == PT_STR) {
+			if (t->len != SIZE_MAX) {
+				p = pb_put_varint(p, (uint64_t)pf->num << 3 |
+						     PB_LEN);
+				*p++ = (uint8_t)t->len;
+				memcpy(p, t->p, t->len);
+				p += t->len;
+			}
+			t++;
+		} else {
+			p = pb_put_varint(p, (uint64_t)pf->num << 3 |
+					     PB_VARINT);
+			p = pb_put_varint(p, fast_number(x, big, e->input, pf,
+							 rec));
+		}
+	}
+	return p;
+}
+
+/* e written straight into room made once; 0 when it must go the
+ * general way (a text too long or not ASCII). */
+static int encode_fast(struct encoder *x, struct pb *b,
+		       const struct pf_map *m, const struct report_event *e)
+{
+	struct text_at t[FAST_TEXTS];
+	uint8_t *p, *event, *payload;
+	size_t texts = 0;
+
+	if (m->fast_texts) {
+		texts = measure_texts(m, e, t);
+		if (texts > 127 - m->fast_most)
+			return 0;
+	}
 	if (pb_reserve(b, 2 + 127))
-		return;
+		return 1;
 	p = b->data + b->len;
 	*p++ = BUNDLE_EVENT << 3 | PB_LEN;
 	event = p++;
@@ -311,26 +416,11 @@ static void encode_fast(struct encoder *x, struct pb *b,
 	p = pb_put_varint(p, (uint32_t)e->pid);
 	p = pb_put_varint(p, (uint64_t)m->id << 3 | PB_LEN);
 	payload = p++;
-	for (i = 0, pf = m->fields; i < m->n; i++, pf++) {
-		if (pf->type == PT_U64_REP) {
-			p = put_elements(p, big, pf, rec + pf->f->offset);
-			continue;
-		}
-		v = number(big, rec + pf->f->offset, pf->k.size,
-			   pf->type == PT_S64 || pf->k.is_signed);
-		if (pf->type == PT_S64)	/* zigzag, as pb_sint */
-			v = v << 1 ^ ((int64_t)v < 0 ? UINT64_MAX : 0);
-		else if (pf->names)
-			name_pid(x, e->input, v);
-		if (pf->type != PT_S64 && pf->symbol &&
-		    syms_add(&x->syms[e->input], v))
-			x->failed = 1;
-		p = pb_put_varint(p, (uint64_t)pf->num << 3 | PB_VARINT);
-		p = pb_put_varint(p, v);
-	}
+	p = fast_fields(x, p, m, e, t);
 	*payload = (uint8_t)(p - payload - 1);
 	*event = (uint8_t)(p - event - 1);
 	b->len = (size_t)(p - b->data);
+	return 1;
 }
 
 void encode_event(struct encoder *x, struct pb *b, struct pf_map *m,
@@ -346,10 +436,8 @@ void encode_event(struct encoder *x, struct pb *b, struct pf_map *m,
 		m->desc_sent = !pb_failed(b);
 	}
 	if (m->fast && e->rec->size >= 0 &&
-	    (size_t)e->rec->size >= m->fixed_end) {
-		encode_fast(x, b, m, e);
+	    (size_t)e->rec->size >= m->fixed_end && encode_fast(x, b, m, e))
 		return;
-	}
 	em = pb_open(b, BUNDLE_EVENT, 1);
 	pb_uint(b, EV_TIMESTAMP, e->ts);
 	pb_uint(b, EV_PID, (uint32_t)e->pid);

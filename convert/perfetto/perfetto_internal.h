@@ -144,9 +144,12 @@ struct pf_map {
 	int desc_sent;
 	int print;		/* ftrace/print: typed for atrace text only */
 	struct pf_map *plain;	/* print's self-describing form */
-	int fast;		/* numbers at fixed places only, an event
-				 * under 128 bytes: encode_event's fast way */
+	int fast;		/* numbers at fixed places and texts only,
+				 * an event under 128 bytes: encode_event's
+				 * fast way */
 	size_t fixed_end;	/* the record size the fast way needs */
+	size_t fast_most;	/* its most bytes but for its texts */
+	int fast_texts;		/* text fields, measured event by event */
 	int group_hint;		/* its group in the last bundle it went to */
 };
 

@@ -6,7 +6,9 @@
  * writes, and name the same pids and symbols.  Random maps (types,
  * sizes, signs, places, arrays, field numbers, either byte order) over
  * random records, some cut short of a field (the general way leaves it
- * out).
+ * out).  Texts too: char arrays, __data_loc and __rel_loc ones, some
+ * not ASCII, some too long for the fast way, some pointing past the
+ * record.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +17,7 @@
 #include "convert/perfetto/perfetto_internal.h"
 
 #define FIELDS 8
-#define RECORD 64
+#define RECORD 160
 
 struct case_map {
 	struct pf_map m;
@@ -29,6 +31,31 @@ static uint64_t next(uint64_t *s)
 	*s ^= *s >> 7;
 	*s ^= *s << 17;
 	return *s;
+}
+
+/* A text field: a char array in place, a __data_loc or a __rel_loc
+ * one (its word written into the record by place_text). */
+static void random_text(struct pf_field *pf, struct tep_format_field *tf,
+			uint64_t *s)
+{
+	pf->type = PT_STR;
+	pf->k.read = REPORT_READ_TEXT;
+	pf->names = pf->symbol = 0;
+	tf->flags = TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING;
+	switch (next(s) % 3) {
+	case 0:
+		tf->size = (int)(next(s) % 24);	/* 0: runs to the end */
+		pf->k.fixed = tf->size > 0;
+		break;
+	case 1:
+		tf->flags |= TEP_FIELD_IS_RELATIVE;
+		/* fall through */
+	default:
+		tf->flags |= TEP_FIELD_IS_DYNAMIC;
+		tf->size = 4;
+		pf->k.fixed = 0;
+		break;
+	}
 }
 
 static void random_field(struct pf_field *pf, struct tep_format_field *tf,
@@ -54,6 +81,8 @@ static void random_field(struct pf_field *pf, struct tep_format_field *tf,
 		pf->k.es = (int)(next(s) % 9);	/* 3, 5...: none written */
 		tf->size *= (int)(next(s) % 7);	/* 0 to 6 elements */
 	}
+	if (next(s) % 5 == 0)
+		random_text(pf, tf, s);
 	tf->offset = (int)(next(s) % (RECORD - (unsigned)tf->size + 1));
 	pf->num = next(s) % 4 ? (uint32_t)i + 1 : (uint32_t)(next(s) % 600) + 1;
 	pf->names = next(s) % 5 == 0;
@@ -99,8 +128,39 @@ static int same_syms(const struct pf_syms *a, const struct pf_syms *b)
 	return 1;
 }
 
+/* Mostly letters, now and then a NUL or a byte past ASCII. */
+static uint8_t random_byte(uint64_t *s)
+{
+	uint64_t r = next(s) % 64;
+
+	if (r == 0)
+		return 0;
+	if (r == 1)
+		return (uint8_t)(0x80 + next(s) % 0x80);
+	return (uint8_t)('a' + r % 26);
+}
+
+/* A __data_loc word (length << 16 | offset) pointing into the record,
+ * or now and then past it; __rel_loc counts from the word's end. */
+static void place_text(const struct tep_format_field *tf, uint8_t *data,
+		       int big, uint64_t *s)
+{
+	uint32_t at = (uint32_t)(next(s) % RECORD), len, word;
+	uint32_t base = tf->flags & TEP_FIELD_IS_RELATIVE ?
+				(uint32_t)tf->offset + 4 : 0;
+
+	len = (uint32_t)(next(s) % (next(s) % 8 ? 40 : 140));
+	if (next(s) % 10 && at + len > RECORD)	/* mostly inside */
+		len = RECORD - at;
+	if (at < base)
+		at = base;
+	word = len << 16 | (at - base);
+	tdat_store32(big, data + tf->offset, word);
+}
+
 /* One record through both ways; returns whether the fast way was taken. */
-static int one(struct case_map *c, int big, uint64_t *s)
+static int one(struct case_map *c, int big, struct tep_handle *tep,
+	       uint64_t *s)
 {
 	struct encoder fast, slow;
 	struct pb bf = { 0 }, bs = { 0 };
@@ -110,12 +170,16 @@ static int one(struct case_map *c, int big, uint64_t *s)
 	int i, took;
 
 	for (i = 0; i < RECORD; i++)
-		data[i] = (uint8_t)next(s);
+		data[i] = random_byte(s);
+	for (i = 0; i < c->m.n; i++)
+		if (c->tf[i].flags & TEP_FIELD_IS_DYNAMIC)
+			place_text(&c->tf[i], data, big, s);
 	memset(&rec, 0, sizeof(rec));
 	rec.data = data;
 	rec.size = next(s) % 4 ? RECORD : (int)(next(s) % RECORD);
 	memset(&e, 0, sizeof(e));
 	e.rec = &rec;
+	e.tep = tep;	/* reads __data_loc words in the record's order */
 	e.ts = next(s) >> (next(s) % 64);
 	e.pid = (int)next(s);
 	memset(&fast, 0, sizeof(fast));
@@ -144,14 +208,20 @@ static void test_fast_as_general(void)
 {
 	struct case_map *c = malloc(sizeof(*c));
 	uint64_t s = 0x9e3779b97f4a7c15ull;
-	int i, fast = 0, runs = 3000;
+	int i, fast = 0, runs = 6000;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	struct tep_handle *tep[2] = { tep_alloc(), tep_alloc() };
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c && tep[0] && tep[1]);
+	tep_set_file_bigendian(tep[0], TEP_LITTLE_ENDIAN);
+	tep_set_file_bigendian(tep[1], TEP_BIG_ENDIAN);
 	for (i = 0; i < runs; i++) {
 		random_map(c, &s);
-		fast += one(c, i % 2, &s);
+		fast += one(c, i % 2, tep[i % 2], &s);
 	}
 	free(c);
+	tep_free(tep[0]);
+	tep_free(tep[1]);
 	/* Both ways were compared often: most maps qualify, and records
 	 * cut short or events over 127 bytes take the general way. */
 	CU_ASSERT(fast > runs / 3);
