@@ -141,6 +141,14 @@ static void trim(struct pb *b, size_t used, size_t flush_at)
 		pb_free(b);
 }
 
+/* b's bytes at out (none: b may never have had a buffer); the end. */
+static uint8_t *put_part(uint8_t *out, const struct pb *b)
+{
+	if (b->len)
+		memcpy(out, b->data, b->len);
+	return out + b->len;
+}
+
 /* The bundle into the sink: head, sealed part, open groups. */
 static int put_bundle(struct bundles *bs, struct cpu_bundle *cb, int m,
 		      int cpu)
@@ -154,11 +162,9 @@ static int put_bundle(struct bundles *bs, struct cpu_bundle *cb, int m,
 	if (!out)
 		return tdat_errorf(&bs->sink->err, "out of memory");
 	memcpy(out, head, n);
-	memcpy(out + n, cb->sealed.data, cb->sealed.len);
-	out += n + cb->sealed.len;
+	out = put_part(out + n, &cb->sealed);
 	for (g = 0; g < cb->ngroups; g++) {
-		memcpy(out, cb->group[g].data, cb->group[g].len);
-		out += cb->group[g].len;
+		out = put_part(out, &cb->group[g]);
 		trim(&cb->group[g], cb->group[g].len, bs->flush_at);
 	}
 	trim(&cb->sealed, used, bs->flush_at);

@@ -192,7 +192,7 @@ static void test_grouped_by_type(void)
 	struct bed *t = malloc(sizeof(*t));
 	struct seen *s = malloc(sizeof(*s));
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(t && s);
+	CU_ASSERT_FATAL(t && s);
 	bed_open(t, "grouped.pftrace");
 	put(t, 0, 0, 10, 1);	/* types A B A B C A, rising times */
 	put(t, 0, 1, 20, 2);
@@ -215,7 +215,7 @@ static void test_equal_times_keep_order(void)
 	struct bed *t = malloc(sizeof(*t));
 	struct seen *s = malloc(sizeof(*s));
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(t && s);
+	CU_ASSERT_FATAL(t && s);
 	bed_open(t, "equal.pftrace");
 	put(t, 0, 0, 10, 1);
 	put(t, 0, 1, 20, 2);
@@ -236,7 +236,7 @@ static void test_groups_run_out(void)
 	struct seen *s = malloc(sizeof(*s));
 	int want[BUNDLE_GROUPS + 4], k, n = 0;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(t && s);
+	CU_ASSERT_FATAL(t && s);
 	CU_ASSERT_FATAL(BUNDLE_GROUPS + 1 < 40);
 	bed_open(t, "many.pftrace");
 	for (k = 0; k <= BUNDLE_GROUPS; k++)
@@ -263,7 +263,7 @@ static void test_cpus_and_lost(void)
 	struct bed *t = malloc(sizeof(*t));
 	struct seen *s = malloc(sizeof(*s));
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(t && s);
+	CU_ASSERT_FATAL(t && s);
 	bed_open(t, "cpus.pftrace");
 	put(t, 0, 0, 10, 1);
 	put(t, 1, 0, 11, 2);
@@ -361,7 +361,7 @@ static void test_any_order(void)
 	struct walk *drained = malloc(sizeof(*drained));
 	int f, i, keys, keys2;
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(merged && drained);
+	CU_ASSERT_FATAL(merged && drained);
 	for (f = 0; f < 3; f++) {
 		walk_file(fixture(names[f]), 0, merged);
 		walk_file(fixture(names[f]), 1, drained);

@@ -201,6 +201,8 @@ static int one(struct case_map *c, int big, struct tep_handle *tep,
 	free(slow.named[0]);
 	syms_free(&fast.syms[0]);
 	syms_free(&slow.syms[0]);
+	tdat_bytes_free(&fast.text);
+	tdat_bytes_free(&slow.text);
 	return took;
 }
 
@@ -212,7 +214,7 @@ static void test_fast_as_general(void)
 
 	struct tep_handle *tep[2] = { tep_alloc(), tep_alloc() };
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(c && tep[0] && tep[1]);
+	CU_ASSERT_FATAL(c && tep[0] && tep[1]);
 	tep_set_file_bigendian(tep[0], TEP_LITTLE_ENDIAN);
 	tep_set_file_bigendian(tep[1], TEP_BIG_ENDIAN);
 	for (i = 0; i < runs; i++) {
