@@ -55,8 +55,7 @@ static int on_event(void *ctx, const struct report_event *e)
 	if (pb_failed(b) || r->x.failed)
 		return stop(r, "out of memory");
 	r->events++;
-	return bundle_done(&r->bs, k, cpu) ?
-		       stop(r, r->sink.err.msg) : 0;
+	return bundle_done(&r->bs, k, cpu) ? stop(r, r->sink.err.msg) : 0;
 }
 
 /* Each input's byte order, CPUs and names; the first's system info.
