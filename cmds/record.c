@@ -85,9 +85,10 @@ static const char usage[] =
 "  --compression ALG   none, zlib, zstd or any (default any, that is zstd)\n"
 "Other:\n"
 "  -q, --quiet         print nothing but errors\n"
-"  --no-filter, --stderr, --verbose[=LEVEL]  accepted, no effect (record's\n"
-"                      own threads are never traced by -F/-P, and it\n"
-"                      prints on stderr only)\n"
+"  --no-filter         trace record's own threads too (by default their\n"
+"                      events are left out, as trace-cmd leaves its own)\n"
+"  --stderr, --verbose[=LEVEL]  accepted, no effect (record prints on\n"
+"                      stderr only)\n"
 "  -h, --help          show this help\n"
 "\n"
 "Not implemented (refused, exit status 2): -A, -N, -V, -t, --proxy,\n"
@@ -394,7 +395,7 @@ static int global_option(int c, const char *arg, struct record_opts *o,
 	case OPT_DATE:	o->date = 1;			return 0;
 	case OPT_FUNC_STACK: o->func_stack = 1;		return 0;
 	case OPT_POLL:	o->poll = 1;			return 0;
-	case OPT_NO_FILTER:	/* trace-cmd's; see the usage */
+	case OPT_NO_FILTER: o->no_filter = 1;		return 0;
 	case OPT_STDERR:
 	case OPT_VERBOSE:
 		return 0;

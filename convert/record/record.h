@@ -118,6 +118,7 @@ struct record_opts {
 	long cmdlines_size;	/* --cmdlines-size, 0: leave alone */
 	int rt_prio;		/* -r: SCHED_FIFO priority of readers, 0 */
 	int poll;		/* --poll: readers never wait in the kernel */
+	int no_filter;		/* --no-filter: record's own threads traced */
 };
 
 /* Latency tracers record the kernel's "trace" text, not pages. */

@@ -97,6 +97,14 @@ int rec_tracefs_prepare(struct rec_tracefs *t, const struct record_opts *o,
 /* Second step: function filters, events, tracer, options, graph depth,
  * the process filters (-P, and follow_pid for -F when > 0); the old
  * data cleared. */
+/* Every recorded buffer's set_event_notrace_pid made this process's
+ * threads (the readers started), so that record's own syscalls and
+ * switches are not recorded, as trace-cmd leaves its own out; not with
+ * --no-filter, nor when -F follows record itself, nor where the kernel
+ * has no such file.  0 or -1. */
+int rec_tracefs_leave_self_out(struct rec_tracefs *t,
+			       const struct record_opts *o, int follow_pid,
+			       struct tdat_error *err);
 int rec_tracefs_arm(struct rec_tracefs *t, const struct record_opts *o,
 		    int follow_pid, struct tdat_error *err);
 /* set_event and the filters and triggers of buffer b (in dir). */

@@ -222,7 +222,8 @@ int rec_session_start(struct rec_session *s, const struct record_opts *o,
 	    (!s->latency && plan_streams(s, err)) ||
 	    write_manifest(s, err) ||
 	    recdir_write_head(s->recdir, s->meta, 7, TDAT_CODEC_NONE, err) ||
-	    start_readers(s, err))
+	    start_readers(s, err) ||
+	    rec_tracefs_leave_self_out(&s->t, o, follow_pid, err))
 		goto fail;
 	s->tracing = 1;
 	if (rec_tracing_on(&s->t, o, 1, err))

@@ -6,9 +6,12 @@
  * --func-stack), --max-graph-depth, then the process filters (-F, -P)
  * last, and the ring buffer emptied.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "convert/record/record_internal.h"
 #include "convert/tracefs/tracefs.h"
 
@@ -203,6 +206,52 @@ static int arm_buffer(struct rec_tracefs *t, const struct record_opts *o,
 		return -1;
 	/* Old data in the ring buffer is not part of this recording. */
 	return tfs_write_trunc(dir, "trace", "", err);
+}
+
+/* The threads of this process, as a pid list ("12 13 14 "). */
+static int own_threads(char *list, size_t cap, struct tdat_error *err)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	size_t len = 0;
+
+	if (!d)
+		return tdat_errorf(err, "/proc/self/task: %s", strerror(errno));
+	list[0] = 0;
+	while ((de = readdir(d)) && len + 16 < cap)
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
+			len += (size_t)snprintf(list + len, cap - len, "%s ",
+						de->d_name);
+	closedir(d);
+	return 0;
+}
+
+int rec_tracefs_leave_self_out(struct rec_tracefs *t,
+			       const struct record_opts *o, int follow_pid,
+			       struct tdat_error *err)
+{
+	char dir[PATH_MAX], list[4096];
+	int i;
+
+	/* -F without a command follows record itself */
+	if (o->no_filter || follow_pid == (int)getpid())
+		return 0;
+	if (own_threads(list, sizeof(list), err))
+		return -1;
+	for (i = 0; i < o->nbufs; i++) {
+		if (!rec_recorded(o, i))
+			continue;
+		if (rec_buffer_dir(t, o->bufs[i].name, dir, sizeof(dir), err))
+			return -1;
+		/* added to the list (no truncation); put back even with -k:
+		 * the pids will belong to other processes */
+		if (tfs_exists(dir, "set_event_notrace_pid") &&
+		    rec_set_own(t, dir, "set_event_notrace_pid", list, err))
+			return rec_because(err, "the kernel refused to leave"
+					   " record's own threads out (--no-filter"
+					   " keeps them in)");
+	}
+	return 0;
 }
 
 int rec_tracefs_arm(struct rec_tracefs *t, const struct record_opts *o,

@@ -233,6 +233,27 @@ else
 fi
 assert_tracefs_same "after -s"
 
+step "record's own threads are left out of the events, as trace-cmd's are; --no-filter keeps them"
+# Run as "selfrec" (a link to tdat: the applet is the first argument),
+# so that its threads have a name no other process on the machine has.
+# own_syscalls FILE: sys_enter/sys_exit lines of its threads (its
+# command is named by its exec).
+ln -sf "$(realpath "$TDAT")" selfrec
+own_syscalls() {
+	report "$1" | grep -E '^ *selfrec-[0-9]+ .* sys_(enter|exit)' | wc -l
+}
+for nf in "" --no-filter; do
+	expect_exit 0 ./selfrec record -q $nf -e raw_syscalls -e sched:sched_switch \
+		-o self$nf.dat sh -c 'dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null'
+	report "self$nf.dat" | grep -q ' dd-[0-9]* .*sys_enter\| sys_enter' ||
+		fail "record $nf: no syscalls recorded"
+done
+[ "$(own_syscalls self.dat)" = 0 ] ||
+	fail "record's own syscalls were recorded: $(own_syscalls self.dat)"
+[ "$(own_syscalls self--no-filter.dat)" -gt 0 ] ||
+	fail "--no-filter: record's own syscalls were left out"
+assert_tracefs_same "after leaving record out"
+
 step "-k: the tracing state is kept (tracing_on goes off)"
 expect_exit 0 $TDAT record -q -k -T -e sched:sched_switch -o k.dat sleep 0.1
 assert_eq 0 "$(cat $T/tracing_on)" "tracing_on after -k"
