@@ -82,7 +82,7 @@ static int seal(struct cpu_bundle *cb)
 }
 
 /* The group of key, opened if new. */
-static struct pb *group(struct cpu_bundle *cb, const struct pf_map *key,
+static struct pb *group(struct cpu_bundle *cb, struct pf_map *key,
 			uint64_t ts)
 {
 	int g = key->group_hint;
@@ -101,12 +101,12 @@ static struct pb *group(struct cpu_bundle *cb, const struct pf_map *key,
 	}
 	if (g == cb->ngroups)
 		cb->key[cb->ngroups++] = key;
-	((struct pf_map *)key)->group_hint = g;
+	key->group_hint = g;
 	return &cb->group[g];
 }
 
 struct pb *bundle_get_slow(struct bundles *bs, int m, int cpu,
-			   const struct pf_map *key, uint64_t ts)
+			   struct pf_map *key, uint64_t ts)
 {
 	struct cpu_bundle *cb = room(bs, m, cpu);
 	struct pb *b;

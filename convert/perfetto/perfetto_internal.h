@@ -236,10 +236,10 @@ void bundles_init(struct bundles *bs, struct sink *s, int ncpus);
  * open bundle of CPU cpu of machine m; NULL when out of memory or out
  * of range. */
 struct pb *bundle_get_slow(struct bundles *bs, int m, int cpu,
-			   const struct pf_map *key, uint64_t ts);
+			   struct pf_map *key, uint64_t ts);
 /* Inline for the usual case, the group its type went to last. */
 static inline struct pb *bundle_get(struct bundles *bs, int m, int cpu,
-				    const struct pf_map *key, uint64_t ts)
+				    struct pf_map *key, uint64_t ts)
 {
 	struct cpu_bundle *cb;
 	int g = key->group_hint;
