@@ -45,16 +45,27 @@ static int span(const struct report_event *e, const struct pf_field *pf,
 	return 0;
 }
 
-/* Text up to its NUL, made UTF-8 as --json makes it. */
-static void put_text(struct encoder *x, struct pb *b, uint32_t num,
-		     const uint8_t *p, size_t len)
+/* The length of the text at p up to its NUL (or len); *ascii whether
+ * it is plain ASCII, which goes out as it is. */
+static size_t text_len(const uint8_t *p, size_t len, int *ascii)
 {
 	const uint8_t *nul = memchr(p, 0, len);
 	size_t n = nul ? (size_t)(nul - p) : len, i;
 
 	for (i = 0; i < n && p[i] < 0x80; i++)
 		;
-	if (i == n) {
+	*ascii = i == n;
+	return n;
+}
+
+/* Text up to its NUL, made UTF-8 as --json makes it. */
+static void put_text(struct encoder *x, struct pb *b, uint32_t num,
+		     const uint8_t *p, size_t len)
+{
+	int ascii;
+	size_t n = text_len(p, len, &ascii);
+
+	if (ascii) {
 		pb_bytes(b, num, p, n);
 		return;
 	}
@@ -317,9 +328,8 @@ static size_t measure_texts(const struct pf_map *m,
 			    const struct report_event *e, struct text_at *t)
 {
 	const struct pf_field *pf;
-	size_t start, len, sum = 0, i;
-	const uint8_t *nul;
-	int f, k = 0;
+	size_t start, len, sum = 0;
+	int f, k = 0, ascii;
 
 	for (f = 0, pf = m->fields; f < m->n; f++, pf++) {
 		if (pf->type != PT_STR)
@@ -330,11 +340,8 @@ static size_t measure_texts(const struct pf_map *m,
 			continue;
 		}
 		t[k].p = (const uint8_t *)e->rec->data + start;
-		nul = memchr(t[k].p, 0, len);
-		len = nul ? (size_t)(nul - t[k].p) : len;
-		for (i = 0; i < len && t[k].p[i] < 0x80; i++)
-			;
-		if (i < len)
+		len = text_len(t[k].p, len, &ascii);
+		if (!ascii)
 			return SIZE_MAX;
 		t[k++].len = len;
 		sum += len;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "convert/record/record_internal.h"
 #include "convert/tracefs/tracefs.h"
+#include "libfmt/bytes.h"
 
 /* A function list file: emptied, then each name written (as trace-cmd,
  * one write a name). */
@@ -209,20 +210,24 @@ static int arm_buffer(struct rec_tracefs *t, const struct record_opts *o,
 }
 
 /* The threads of this process, as a pid list ("12 13 14 "). */
-static int own_threads(char *list, size_t cap, struct tdat_error *err)
+/* The threads of this process (a reader a CPU: as long as it takes),
+ * as a NUL-ended pid list ("12 13 14 "). */
+static int own_threads(struct tdat_bytes *list, struct tdat_error *err)
 {
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *de;
-	size_t len = 0;
+	int bad = 0;
 
 	if (!d)
 		return tdat_errorf(err, "/proc/self/task: %s", strerror(errno));
-	list[0] = 0;
-	while ((de = readdir(d)) && len + 16 < cap)
+	while (!bad && (de = readdir(d)))
 		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
-			len += (size_t)snprintf(list + len, cap - len, "%s ",
-						de->d_name);
+			bad = tdat_bytes_add(list, de->d_name,
+					     strlen(de->d_name)) ||
+			      tdat_bytes_add(list, " ", 1);
 	closedir(d);
+	if (bad || tdat_bytes_add(list, "", 1))
+		return tdat_errorf(err, "out of memory");
 	return 0;
 }
 
@@ -230,28 +235,32 @@ int rec_tracefs_leave_self_out(struct rec_tracefs *t,
 			       const struct record_opts *o, int follow_pid,
 			       struct tdat_error *err)
 {
-	char dir[PATH_MAX], list[4096];
-	int i;
+	struct tdat_bytes list = { 0 };
+	char dir[PATH_MAX];
+	int i, r = 0;
 
 	/* -F without a command follows record itself */
 	if (o->no_filter || follow_pid == (int)getpid())
 		return 0;
-	if (own_threads(list, sizeof(list), err))
+	if (own_threads(&list, err)) {
+		tdat_bytes_free(&list);
 		return -1;
-	for (i = 0; i < o->nbufs; i++) {
+	}
+	for (i = 0; !r && i < o->nbufs; i++) {
 		if (!rec_recorded(o, i))
 			continue;
-		if (rec_buffer_dir(t, o->bufs[i].name, dir, sizeof(dir), err))
-			return -1;
+		r = rec_buffer_dir(t, o->bufs[i].name, dir, sizeof(dir), err);
 		/* added to the list (no truncation); put back even with -k:
 		 * the pids will belong to other processes */
-		if (tfs_exists(dir, "set_event_notrace_pid") &&
-		    rec_set_own(t, dir, "set_event_notrace_pid", list, err))
-			return rec_because(err, "the kernel refused to leave"
-					   " record's own threads out (--no-filter"
-					   " keeps them in)");
+		if (!r && tfs_exists(dir, "set_event_notrace_pid") &&
+		    rec_set_own(t, dir, "set_event_notrace_pid",
+				(const char *)list.data, err))
+			r = rec_because(err, "the kernel refused to leave"
+					" record's own threads out (--no-filter"
+					" keeps them in)");
 	}
-	return 0;
+	tdat_bytes_free(&list);
+	return r ? -1 : 0;
 }
 
 int rec_tracefs_arm(struct rec_tracefs *t, const struct record_opts *o,

@@ -138,41 +138,62 @@ static void read_trace(const char *path, struct seen *s)
 	free(d);
 }
 
-/* A test's bundles and sink, writing to a file of its own. */
+/* An event of a test: id of type k at ts on cpu (FtraceEvent
+ * { timestamp: id }); type LOST sends cpu's bundle, marking the next. */
+struct ev {
+	int cpu, k;
+	uint64_t ts;
+	int id;
+};
+
+#define LOST (-1)
+#define TYPES 40
+
+/* A test's bundles and sink, writing to a file of its own, and what the
+ * file holds. */
 struct bed {
 	struct sink sink;
 	struct bundles bs;
-	struct pf_map type[40];
+	struct pf_map type[TYPES];
 	char path[512];
+	struct seen seen;
 };
 
-static void bed_open(struct bed *t, const char *name)
+static void put(struct bed *t, const struct ev *e)
 {
-	memset(t, 0, sizeof(*t));
+	struct pb *b;
+	struct pb_mark m;
+
+	if (e->k == LOST) {
+		CU_ASSERT_EQUAL(bundle_send(&t->bs, 0, e->cpu, 1), 0);
+		return;
+	}
+	b = bundle_get(&t->bs, 0, e->cpu, &t->type[e->k], e->ts);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	m = pb_open(b, 2, 1);
+	pb_uint(b, 1, (uint64_t)e->id);
+	pb_close(b, m);
+	CU_ASSERT_EQUAL(bundle_done(&t->bs, 0, e->cpu), 0);
+}
+
+/* Events e[0..n) through bundles and a sink into file name, read back;
+ * the caller frees the bed. */
+static struct bed *run_events(const char *name, const struct ev *e, int n)
+{
+	struct bed *t = calloc(1, sizeof(*t));
+	int i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	snprintf(t->path, sizeof(t->path), "%s/%s", test_tmpdir(), name);
 	CU_ASSERT_EQUAL_FATAL(sink_open(&t->sink, t->path, 1), 0);
 	bundles_init(&t->bs, &t->sink, 2);
-}
-
-/* Event id of type k at ts on cpu: FtraceEvent { timestamp: id }. */
-static void put(struct bed *t, int cpu, int k, uint64_t ts, int id)
-{
-	struct pb *b = bundle_get(&t->bs, 0, cpu, &t->type[k], ts);
-	struct pb_mark m;
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-	m = pb_open(b, 2, 1);
-	pb_uint(b, 1, (uint64_t)id);
-	pb_close(b, m);
-	CU_ASSERT_EQUAL(bundle_done(&t->bs, 0, cpu), 0);
-}
-
-static void bed_close(struct bed *t, struct seen *s)
-{
+	for (i = 0; i < n; i++)
+		put(t, &e[i]);
 	CU_ASSERT_EQUAL(bundles_flush(&t->bs), 0);
 	CU_ASSERT_EQUAL(sink_finish(&t->sink), 0);
 	bundles_free(&t->bs);
-	read_trace(t->path, s);
+	read_trace(t->path, &t->seen);
+	return t;
 }
 
 static int ids_are(const struct seen *s, const int *want, int n)
@@ -188,97 +209,76 @@ static int ids_are(const struct seen *s, const int *want, int n)
 
 static void test_grouped_by_type(void)
 {
+	static const struct ev e[] = {	/* types A B A B C A, rising */
+		{ 0, 0, 10, 1 }, { 0, 1, 20, 2 }, { 0, 0, 30, 3 },
+		{ 0, 1, 40, 4 }, { 0, 2, 50, 5 }, { 0, 0, 60, 6 },
+	};
 	static const int want[] = { 1, 3, 6, 2, 4, 5 };
-	struct bed *t = malloc(sizeof(*t));
-	struct seen *s = malloc(sizeof(*s));
+	struct bed *t = run_events("grouped.pftrace", e, 6);
 
-	CU_ASSERT_FATAL(t && s);
-	bed_open(t, "grouped.pftrace");
-	put(t, 0, 0, 10, 1);	/* types A B A B C A, rising times */
-	put(t, 0, 1, 20, 2);
-	put(t, 0, 0, 30, 3);
-	put(t, 0, 1, 40, 4);
-	put(t, 0, 2, 50, 5);
-	put(t, 0, 0, 60, 6);
-	bed_close(t, s);
-	CU_ASSERT_EQUAL(s->nbundles, 1);
-	CU_ASSERT_EQUAL(s->cpu[0], 0);
-	CU_ASSERT(ids_are(s, want, 6));
+	CU_ASSERT_EQUAL(t->seen.nbundles, 1);
+	CU_ASSERT_EQUAL(t->seen.cpu[0], 0);
+	CU_ASSERT(ids_are(&t->seen, want, 6));
 	free(t);
-	free(s);
 }
 
 /* B at 20 and A at 20: A must stay after B, whatever the types. */
 static void test_equal_times_keep_order(void)
 {
+	static const struct ev e[] = {
+		{ 0, 0, 10, 1 }, { 0, 1, 20, 2 },
+		{ 0, 0, 20, 3 },	/* equal: A1 B2 closed first */
+		{ 0, 1, 30, 4 }, { 0, 0, 40, 5 },
+		{ 0, 1, 35, 6 },	/* earlier: A3 B4 A5 closed first */
+	};
 	static const int want[] = { 1, 2, 3, 5, 4, 6 };
-	struct bed *t = malloc(sizeof(*t));
-	struct seen *s = malloc(sizeof(*s));
+	struct bed *t = run_events("equal.pftrace", e, 6);
 
-	CU_ASSERT_FATAL(t && s);
-	bed_open(t, "equal.pftrace");
-	put(t, 0, 0, 10, 1);
-	put(t, 0, 1, 20, 2);
-	put(t, 0, 0, 20, 3);	/* equal: A1 B2 closed first */
-	put(t, 0, 1, 30, 4);
-	put(t, 0, 0, 40, 5);
-	put(t, 0, 1, 35, 6);	/* earlier: A3 B4 A5 closed first */
-	bed_close(t, s);
-	CU_ASSERT(ids_are(s, want, 6));
+	CU_ASSERT(ids_are(&t->seen, want, 6));
 	free(t);
-	free(s);
 }
 
 /* BUNDLE_GROUPS types open; the next type closes them. */
 static void test_groups_run_out(void)
 {
-	struct bed *t = malloc(sizeof(*t));
-	struct seen *s = malloc(sizeof(*s));
+	struct ev e[BUNDLE_GROUPS + 4];
 	int want[BUNDLE_GROUPS + 4], k, n = 0;
+	struct bed *t;
 
-	CU_ASSERT_FATAL(t && s);
-	CU_ASSERT_FATAL(BUNDLE_GROUPS + 1 < 40);
-	bed_open(t, "many.pftrace");
+	CU_ASSERT_FATAL(BUNDLE_GROUPS + 1 < TYPES);
 	for (k = 0; k <= BUNDLE_GROUPS; k++)
-		put(t, 0, k, 100 + (uint64_t)k, k);
-	put(t, 0, 0, 200, 1000);
-	put(t, 0, BUNDLE_GROUPS, 201, 1001);
-	put(t, 0, 0, 202, 1002);
-	for (k = 0; k < BUNDLE_GROUPS; k++)
-		want[n++] = k;
+		e[n++] = (struct ev){ 0, k, 100 + (uint64_t)k, k };
+	e[n++] = (struct ev){ 0, 0, 200, 1000 };
+	e[n++] = (struct ev){ 0, BUNDLE_GROUPS, 201, 1001 };
+	e[n++] = (struct ev){ 0, 0, 202, 1002 };
+	t = run_events("many.pftrace", e, n);
+	for (n = 0; n < BUNDLE_GROUPS; n++)
+		want[n] = n;
 	want[n++] = BUNDLE_GROUPS;	/* a new run: its own group first */
 	want[n++] = 1001;
 	want[n++] = 1000;
 	want[n++] = 1002;
-	bed_close(t, s);
-	CU_ASSERT(ids_are(s, want, n));
+	CU_ASSERT(ids_are(&t->seen, want, n));
 	free(t);
-	free(s);
 }
 
 /* Each CPU its bundle; lost marks the bundle after it only. */
 static void test_cpus_and_lost(void)
 {
+	static const struct ev e[] = {
+		{ 0, 0, 10, 1 }, { 1, 0, 11, 2 }, { 0, 1, 12, 3 },
+		{ 1, 1, 13, 4 }, { 1, LOST, 0, 0 }, { 1, 1, 14, 5 },
+	};
 	static const int want[] = { 2, 4, 1, 3, 5 };
-	struct bed *t = malloc(sizeof(*t));
-	struct seen *s = malloc(sizeof(*s));
+	struct bed *t = run_events("cpus.pftrace", e, 6);
+	const struct seen *s = &t->seen;
 
-	CU_ASSERT_FATAL(t && s);
-	bed_open(t, "cpus.pftrace");
-	put(t, 0, 0, 10, 1);
-	put(t, 1, 0, 11, 2);
-	put(t, 0, 1, 12, 3);
-	put(t, 1, 1, 13, 4);
-	CU_ASSERT_EQUAL(bundle_send(&t->bs, 0, 1, 1), 0);
-	put(t, 1, 1, 14, 5);
-	bed_close(t, s);
 	CU_ASSERT_EQUAL_FATAL(s->nbundles, 3);
 	CU_ASSERT(s->cpu[0] == 1 && !s->lost[0]);	/* sent by the loss */
 	CU_ASSERT(s->cpu[1] == 0 && !s->lost[1]);
 	CU_ASSERT(s->cpu[2] == 1 && s->lost[2] == 1);
 	CU_ASSERT(ids_are(s, want, 5));
 	free(t);
-	free(s);
 }
 
 /* ---- any_order ---- */
