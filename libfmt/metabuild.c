@@ -99,7 +99,7 @@ struct tdat_file *tdat_meta_clone(const struct tdat_file *from,
 
 	if (!to || clone_header(to, from) || clone_lists(to, from, what))
 		goto nomem;
-	for (i = 0; i < TDAT_META_COUNT; i++)
+	for (i = 0; !(what & TDAT_CLONE_NO_PARTS) && i < TDAT_META_COUNT; i++)
 		if (tdat_meta_copy(to, from, i, err))
 			goto fail;
 	return to;
@@ -109,6 +109,19 @@ nomem:
 fail:
 	tdat_close(to);
 	return NULL;
+}
+
+int tdat_meta_take(struct tdat_file *to, struct tdat_file *from,
+		   enum tdat_meta m, struct tdat_error *err)
+{
+	if (tdat_meta_load(from, m, err))
+		return -1;
+	tdat_meta_drop(to, m);
+	if (!tdat_meta_has(from, m))
+		return 0;
+	tdat_meta_set(to, m, &from->meta[m]);	/* from->meta[m] emptied */
+	tdat_meta_drop(from, m);
+	return 0;
 }
 
 int tdat_meta_add_buffer(struct tdat_file *f, const char *name,

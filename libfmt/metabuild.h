@@ -27,6 +27,8 @@ struct tdat_file *tdat_meta_new(int version, int big_endian, int long_size,
  * file is behind the copy.  NULL with err (from's path) on failure.
  */
 #define TDAT_CLONE_BUFFERS	1u
+/* No part at all: the caller takes them over with tdat_meta_take. */
+#define TDAT_CLONE_NO_PARTS	2u
 struct tdat_file *tdat_meta_clone(const struct tdat_file *from,
 				  unsigned what, struct tdat_error *err);
 
@@ -53,6 +55,12 @@ void tdat_meta_drop(struct tdat_file *f, enum tdat_meta m);
 /* Copy part m of from into to (which must not have it): content, and the
  * stored form (bytes read into memory) tied to the copy.  -1 with err. */
 int tdat_meta_copy(struct tdat_file *to, const struct tdat_file *from,
+		   enum tdat_meta m, struct tdat_error *err);
+/* Move part m from from into to (which must not have it), decoded first
+ * if it is pending: no copy is made, and no stored form goes with it (a
+ * writer encodes the content).  from no longer has the part.  For big
+ * parts (kallsyms) of a file the caller is done with.  -1 with err. */
+int tdat_meta_take(struct tdat_file *to, struct tdat_file *from,
 		   enum tdat_meta m, struct tdat_error *err);
 
 #endif

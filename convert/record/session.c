@@ -301,6 +301,24 @@ static int unlink_journal(struct rec_session *s, struct tdat_error *err)
 	return 0;
 }
 
+/* The stats and cmdlines of the end, into head.dat too: 1 when head.dat
+ * now holds s->meta, so the file is assembled from it, not read back. */
+static int final_head(struct rec_session *s, uint64_t *lost)
+{
+	struct tdat_error e;
+
+	if (final_meta(s, &e)) {
+		warn_line(e.msg);	/* the head.dat from the start stays */
+		return 0;
+	}
+	*lost = count_lost(s->meta);
+	if (recdir_write_head(s->recdir, s->meta, 7, TDAT_CODEC_NONE, &e)) {
+		warn_line(e.msg);
+		return 0;
+	}
+	return 1;
+}
+
 static void keep_going(void *ctx, const char *msg)
 {
 	warn_line(msg);
@@ -316,7 +334,8 @@ int rec_session_stop(struct rec_session *s, uint64_t *lost,
 				   .codec = s->o->codec, .level = 1,
 				   .warn = keep_going };
 	struct tdat_error e;
-	int r = 0, restored;
+	struct tdat_file *head;
+	int r = 0, restored, fresh;
 
 	*lost = 0;
 	if (rec_tracing_on(&s->t, s->o, 0, &e)) {
@@ -334,14 +353,7 @@ int rec_session_stop(struct rec_session *s, uint64_t *lost,
 	if (s->rd && readers_limit_failed(s->rd))
 		warn_line("-m: this file system cannot drop the oldest pages"
 			  " of a file; everything was kept");
-	if (final_meta(s, &e)) {
-		warn_line(e.msg);	/* the head.dat from the start stays */
-	} else {
-		*lost = count_lost(s->meta);
-		if (recdir_write_head(s->recdir, s->meta, 7, TDAT_CODEC_NONE,
-				      &e))
-			warn_line(e.msg);
-	}
+	fresh = final_head(s, lost);
 	restored = rec_tracefs_restore(&s->t, s->o->keep, warn_line);
 	/* put back: not again by a restore of what is left */
 	if (!restored && unlink_journal(s, &e))
@@ -353,7 +365,10 @@ int rec_session_stop(struct rec_session *s, uint64_t *lost,
 			    " restore %s\" makes the file)", e.msg,
 			    s->recdir, s->o->output);
 	}
-	if (assemble_recording(s->recdir, s->o->output, &co, &e)) {
+	head = fresh ? s->meta : NULL;	/* NULL: head.dat is read */
+	if (fresh)
+		s->meta = NULL;
+	if (assemble_recording_head(s->recdir, head, s->o->output, &co, &e)) {
 		free_session(s);
 		return tdat_errorf(err, "%s (the recording stays in %s)", e.msg,
 			    s->recdir);

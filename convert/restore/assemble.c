@@ -172,16 +172,27 @@ static int asm_add_cpu(struct asm_meta *a, int buf, int cpu, const char *path)
 	return 0;
 }
 
-/* The writer's view: the head's metadata and options, our buffers. */
-static int asm_finish(struct asm_meta *a, const struct tdat_file *head,
+/*
+ * The writer's view: the head's metadata and options, our buffers.  The
+ * parts of an uncompressed head are moved, not copied (kallsyms alone is
+ * megabytes, and the recorder's CPU counts): stored as they are, they
+ * are written the same from their content.  A compressed head's parts
+ * are copied with their stored form, to be written as stored.
+ */
+static int asm_finish(struct asm_meta *a, struct tdat_file *head,
 		      struct tdat_error *err)
 {
 	uint32_t n = a->cpus > head->cpu_count ? a->cpus : head->cpu_count;
+	unsigned what = head->codec == TDAT_CODEC_NONE ? TDAT_CLONE_NO_PARTS
+						       : 0;
 	int i, j;
 
-	a->m = tdat_meta_clone(head, 0, err);
+	a->m = tdat_meta_clone(head, what, err);
 	if (!a->m)
 		return -1;
+	for (i = 0; what && i < TDAT_META_COUNT; i++)
+		if (tdat_meta_take(a->m, head, i, err))
+			return -1;
 	for (i = 0; i < a->nbufs; i++)
 		if (tdat_meta_copy_buffer(a->m, &a->bufs[i], NULL) < 0)
 			return tdat_errorf(err, "%.400s: out of memory",
@@ -305,7 +316,8 @@ static int put_latency(struct asm_meta *a, struct tdat_writer *w, int buf,
 	return r;
 }
 
-static int asm_write(struct asm_meta *a, const struct tdat_file *head,
+/* head's parts go to the output's metadata (asm_finish). */
+static int asm_write(struct asm_meta *a, struct tdat_file *head,
 		     const char *out, const struct convert_opts *o,
 		     struct tdat_error *err)
 {
@@ -650,38 +662,39 @@ static int read_output(const char *dir, const struct convert_opts *o,
 	return r;
 }
 
-int assemble_recording(const char *recdir, const char *out,
-		       const struct convert_opts *o, struct tdat_error *err)
+/* head NULL: OUT.rec/head.dat, opened once the manifest is read. */
+int assemble_recording_head(const char *recdir, struct tdat_file *head,
+			    const char *out, const struct convert_opts *o,
+			    struct tdat_error *err)
 {
 	struct convert_opts mine;
-	struct tdat_file *h;
 	struct asm_meta a;
-	char head[4096];
-	int r;
+	char path[4096];
+	int r = -1;
 
 	if (o)
 		mine = *o;
 	else
 		memset(&mine, 0, sizeof(mine));
-	if (read_output(recdir, o, &mine, err))
-		return -1;
-	o = &mine;
-
 	memset(&a, 0, sizeof(a));
-	if (read_manifest(recdir, &a, err)) {
-		asm_free(&a);
-		return -1;
-	}
+	if (read_output(recdir, o, &mine, err) ||
+	    read_manifest(recdir, &a, err))
+		goto done;
 	top_first(&a);
 	a.missing_ok = 1;
-	snprintf(head, sizeof(head), "%s/head.dat", recdir);
-	h = tdat_open(head, err);
-	if (!h) {
-		asm_free(&a);
-		return -1;
-	}
-	r = asm_write(&a, h, out, o, err);
+	snprintf(path, sizeof(path), "%s/head.dat", recdir);
+	if (!head)
+		head = tdat_open(path, err);
+	if (head)
+		r = asm_write(&a, head, out, &mine, err);
+done:
 	asm_free(&a);
-	tdat_close(h);
+	tdat_close(head);
 	return r;
+}
+
+int assemble_recording(const char *recdir, const char *out,
+		       const struct convert_opts *o, struct tdat_error *err)
+{
+	return assemble_recording_head(recdir, NULL, out, o, err);
 }

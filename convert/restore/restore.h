@@ -21,6 +21,12 @@ int assemble_cpu_files(const char *head, char *const *cpufiles, int n,
 /* OUT.rec/ (manifest, head.dat, raw files) -> out. */
 int assemble_recording(const char *recdir, const char *out,
 		       const struct convert_opts *o, struct tdat_error *err);
+/* The same with head.dat's metadata given (taken over and closed; NULL
+ * reads head.dat): the recorder's own, just written there, is not read
+ * back. */
+int assemble_recording_head(const char *recdir, struct tdat_file *head,
+			    const char *out, const struct convert_opts *o,
+			    struct tdat_error *err);
 
 /*
  * restore -o OUT DAMAGED: read in as far as it goes (strictly where it

@@ -179,27 +179,27 @@ static int event_formats(struct tdat_file *m, const char *tdir,
 	return keep(m, TDAT_META_EVENTS, &b, err);
 }
 
-/* A text part: u32 (or u64 for cmdlines) size, then the text. */
+/* A text part: u32 (or u64 for cmdlines) size, then the text, read
+ * behind the size (kallsyms is megabytes: no copy). */
 static int text_part(struct tdat_file *m, enum tdat_meta which,
 		     const char *dir, const char *name, int wide,
 		     struct tdat_error *err)
 {
-	struct tdat_blob text;
-	struct part b = { .m = m };
+	size_t room = wide ? 8 : 4;
+	struct tdat_blob part;
 
-	if (tfs_read(dir, name, &text, err))
+	if (tfs_read_after(dir, name, room, &part, err))
 		return -1;
-	if (!wide && text.len > UINT32_MAX) {
-		free(text.data);
+	if (!wide && part.len - room > UINT32_MAX) {
+		free(part.data);
 		return tdat_errorf(err, "%s/%s: too large for the file", dir, name);
 	}
 	if (wide)
-		put64(&b, text.len);
+		tdat_put64(m, part.data, part.len - room);
 	else
-		put32(&b, (uint32_t)text.len);
-	put(&b, text.data, text.len);
-	free(text.data);
-	return keep(m, which, &b, err);
+		tdat_put32(m, part.data, (uint32_t)(part.len - room));
+	tdat_meta_set(m, which, &part);
+	return 0;
 }
 
 int sysmeta_refresh_cmdlines(struct tdat_file *m, const char *tdir,

@@ -88,14 +88,16 @@ static int join(char *path, const char *dir, const char *name,
 }
 
 /* Read fd to its end into out, growing the buffer as data comes. */
-static int read_all(int fd, const char *path, struct tdat_blob *out,
-		    struct tdat_error *err)
+/* The file after room bytes left for the caller. */
+static int read_all(int fd, const char *path, size_t room,
+		    struct tdat_blob *out, struct tdat_error *err)
 {
 	struct tdat_bytes b = { 0 };
 	ssize_t n;
 
 	if (tdat_bytes_reserve(&b, 4096))
 		return tdat_fail_nooff(err, path, "out of memory");
+	b.len = room;
 	for (;;) {
 		if (b.len + 1 == b.cap) {	/* one byte kept for the NUL */
 			if (b.cap >= TFS_READ_MAX) {
@@ -131,6 +133,12 @@ static int read_all(int fd, const char *path, struct tdat_blob *out,
 int tfs_read(const char *dir, const char *name, struct tdat_blob *out,
 	     struct tdat_error *err)
 {
+	return tfs_read_after(dir, name, 0, out, err);
+}
+
+int tfs_read_after(const char *dir, const char *name, size_t room,
+		   struct tdat_blob *out, struct tdat_error *err)
+{
 	char path[PATH_MAX];
 	int fd, r;
 
@@ -141,7 +149,7 @@ int tfs_read(const char *dir, const char *name, struct tdat_blob *out,
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return tdat_errorf(err, "%s: cannot open: %s", path, strerror(errno));
-	r = read_all(fd, path, out, err);
+	r = read_all(fd, path, room, out, err);
 	close(fd);
 	return r;
 }

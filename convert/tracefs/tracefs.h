@@ -31,6 +31,11 @@ int tfs_find(char *dir, size_t cap, struct tdat_error *err);
  */
 int tfs_read(const char *dir, const char *name, struct tdat_blob *out,
 	     struct tdat_error *err);
+/* The same with room bytes left at the start of out->data, counted in
+ * out->len, for the caller to fill: a size before a big text (kallsyms)
+ * without copying it. */
+int tfs_read_after(const char *dir, const char *name, size_t room,
+		   struct tdat_blob *out, struct tdat_error *err);
 
 /* Names of the subdirectories of dir/name, sorted. */
 struct tfs_names {

@@ -133,6 +133,48 @@ static void test_build(void)
 	tdat_close(m);
 }
 
+/* Parts taken over from a file: the same content, the same memory for
+ * a loaded part (no copy), decoded first for a pending one; the file
+ * no longer has them, and nothing is freed twice. */
+static void test_take(void)
+{
+	const char *fx[] = { "v6-sched-irq.dat", "v7-zstd-sched-irq.dat" };
+	struct tdat_error err;
+	int k, i;
+
+	for (k = 0; k < 2; k++) {
+		struct tdat_file *e = tdat_open(fixture(fx[k]), &err);
+		struct tdat_file *l = tdat_open_flags(fixture(fx[k]),
+						      TDAT_OPEN_LAZY_META, &err);
+		struct tdat_file *f = tdat_open(fixture(fx[k]), &err);
+		struct tdat_file *c, *d;
+		const uint8_t *ks = f ? f->meta[TDAT_META_KALLSYMS].data : NULL;
+
+		CU_ASSERT_FATAL(e && l && f);
+		c = tdat_meta_clone(f, TDAT_CLONE_NO_PARTS, &err);
+		d = tdat_meta_clone(l, TDAT_CLONE_NO_PARTS, &err);
+		CU_ASSERT_FATAL(c && d);
+		for (i = 0; i < TDAT_META_COUNT; i++) {
+			CU_ASSERT_FALSE(tdat_meta_has(c, i));
+			CU_ASSERT_EQUAL(tdat_meta_take(c, f, i, &err), 0);
+			CU_ASSERT_EQUAL(tdat_meta_take(d, l, i, &err), 0);
+			CU_ASSERT_FALSE(tdat_meta_has(f, i));
+			CU_ASSERT_FALSE(tdat_meta_has(l, i));
+			CU_ASSERT_PTR_NULL(f->meta[i].data);
+			CU_ASSERT_FALSE(tdat_meta_pending(d, i));
+			CU_ASSERT_PTR_NULL(tdat_meta_stored(c, i));
+		}
+		CU_ASSERT(ks && c->meta[TDAT_META_KALLSYMS].data == ks);
+		same_parts(e, c);
+		same_parts(e, d);
+		tdat_close(f);
+		tdat_close(l);
+		tdat_close(c);
+		tdat_close(d);
+		tdat_close(e);
+	}
+}
+
 void suite_metabuild(void)
 {
 	CU_pSuite s = CU_add_suite("metabuild", NULL, NULL);
@@ -140,4 +182,5 @@ void suite_metabuild(void)
 	CU_add_test(s, "clone of a lazily opened file", test_clone_lazy);
 	CU_add_test(s, "clone with buffers", test_clone_buffers);
 	CU_add_test(s, "buffers, CPUs and parts added", test_build);
+	CU_add_test(s, "parts taken over, not copied", test_take);
 }
