@@ -66,18 +66,53 @@ static int add_path(struct tfs_names *out, int *cap, const char *sys,
 	return 0;
 }
 
+/* The events of system sys that e names, appended to out. */
+static int add_system(const char *dir, const struct rec_event *e,
+		      const char *sys, int word_sys, struct tfs_names *out,
+		      int *cap, struct tdat_error *err)
+{
+	struct tfs_names evs;
+	char rel[PATH_MAX];
+	int j, r = 0;
+
+	snprintf(rel, sizeof(rel), "events/%s", sys);
+	if (tfs_subdirs(dir, rel, &evs, err))
+		return -1;
+	for (j = 0; !r && j < evs.n; j++)
+		if (event_matches(e, sys, evs.v[j], word_sys) &&
+		    add_path(out, cap, sys, evs.v[j]))
+			r = tdat_errorf(err, "out of memory");
+	tfs_names_free(&evs);
+	return r;
+}
+
+/* e names one system plainly (no glob, no path) and it is there: only
+ * its directory need be listed.  eventfs makes every directory it is
+ * asked to list, so listing all of them for each -e costs tens of ms. */
+static int one_system(const char *dir, const struct rec_event *e)
+{
+	char rel[PATH_MAX];
+
+	if (!e->system || has_glob(e->system) || strchr(e->system, '/') ||
+	    !strcmp(e->system, ".") || !strcmp(e->system, ".."))
+		return 0;
+	snprintf(rel, sizeof(rel), "events/%s", e->system);
+	return tfs_is_dir(dir, rel);
+}
+
 /* The event directories (events/SYS/EV, relative to dir) that e names.
  * The ftrace system only when named. */
 static int event_dirs(const char *dir, const struct rec_event *e,
 		      struct tfs_names *out, struct tdat_error *err)
 {
-	struct tfs_names sys, evs;
-	char rel[PATH_MAX];
-	int i, j, r = 0, cap = 0, word_sys = 0;
+	struct tfs_names sys = { NULL, 0 };
+	int i, r = 0, cap = 0, word_sys = 0, plain = one_system(dir, e);
 
 	out->v = NULL;
 	out->n = 0;
-	if (tfs_subdirs(dir, "events", &sys, err))
+	if (plain)
+		r = add_system(dir, e, e->system, 1, out, &cap, err);
+	else if (tfs_subdirs(dir, "events", &sys, err))
 		return -1;
 	for (i = 0; e->system && !e->event && i < sys.n; i++)
 		word_sys |= match(e->system, sys.v[i]);
@@ -85,16 +120,7 @@ static int event_dirs(const char *dir, const struct rec_event *e,
 		if (!strcmp(sys.v[i], "ftrace") &&
 		    !(e->system && !strcmp(e->system, "ftrace")))
 			continue;
-		snprintf(rel, sizeof(rel), "events/%s", sys.v[i]);
-		if (tfs_subdirs(dir, rel, &evs, err)) {
-			r = -1;
-			break;
-		}
-		for (j = 0; !r && j < evs.n; j++)
-			if (event_matches(e, sys.v[i], evs.v[j], word_sys) &&
-			    add_path(out, &cap, sys.v[i], evs.v[j]))
-				r = tdat_errorf(err, "out of memory");
-		tfs_names_free(&evs);
+		r = add_system(dir, e, sys.v[i], word_sys, out, &cap, err);
 	}
 	tfs_names_free(&sys);
 	if (r)

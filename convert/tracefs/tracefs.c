@@ -283,6 +283,16 @@ int tfs_exists(const char *dir, const char *name)
 	return !join(path, dir, name, &err) && access(path, F_OK) == 0;
 }
 
+int tfs_is_dir(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	struct tdat_error err;
+	struct stat st;
+
+	return !join(path, dir, name, &err) && stat(path, &st) == 0 &&
+	       S_ISDIR(st.st_mode);
+}
+
 int tfs_instance_create(const char *dir, const char *name,
 			struct tdat_error *err)
 {

@@ -58,6 +58,8 @@ int tfs_write_trunc(const char *dir, const char *name, const char *text,
 		    struct tdat_error *err);
 /* 1 if dir/name exists, else 0. */
 int tfs_exists(const char *dir, const char *name);
+/* 1 if dir/name is a directory. */
+int tfs_is_dir(const char *dir, const char *name);
 
 /* Create and remove the instance dir/instances/name. */
 int tfs_instance_create(const char *dir, const char *name,
