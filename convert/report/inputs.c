@@ -166,7 +166,8 @@ static int open_one(struct input *in, const struct report_opts *ro, int k,
 		fprintf(stderr, "tdat %s: %s\n",
 			ro->applet ? ro->applet : "report", tdat_note(in->f, i));
 	in->ids = recview_ids_new();
-	if (!in->ids) {
+	in->comms = comm_cache_new();
+	if (!in->ids || !in->comms) {
 		snprintf(err, cap, "%s: out of memory", in->path);
 		return -1;
 	}
@@ -219,6 +220,7 @@ void inputs_free(struct input *in, int n)
 		event_filter_free(&in[i].filter);
 		tdat_bytes_free(&in[i].filter_copy);
 		recview_ids_free(in[i].ids);
+		comm_cache_free(in[i].comms);
 		if (in[i].plugins)
 			tep_unload_plugins(in[i].plugins, in[i].tep);
 		if (in[i].tep)

@@ -11,6 +11,7 @@
 #include "convert/report/filter.h"
 #include "convert/report/recview.h"
 #include "convert/report/funcgraph.h"
+#include "convert/report/commcache.h"
 
 struct input {
 	const char *path;
@@ -32,6 +33,9 @@ struct input {
 				 * --json) */
 	int syms_later;		/* its handle has no kallsyms yet
 				 * (report_opts.lazy_kallsyms) */
+	struct comm_cache *comms;	/* its pids' comms in tep */
+	int pid_off, pid_size;	/* common_pid in every event; size 0 not
+				 * looked up yet, -1 tep's way (pipeline.c) */
 };
 
 /* kvmguest.c: guests' functions for a host's kvm events (the kvm

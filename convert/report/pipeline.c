@@ -140,10 +140,40 @@ static int keep(struct input *i, struct tep_record *rec, uint32_t readable)
 				 (struct tep_record *)(r ? r : rec));
 }
 
-static void set_task(struct event_view *v, struct tep_handle *tep)
+/* Where tep_data_pid reads common_pid: the first event's field (the
+ * common fields are every event's). */
+static void learn_pid(struct input *i)
 {
-	v->pid = tep_data_pid(tep, v->rec);
-	v->comm = tep_data_comm_from_pid(tep, v->pid);
+	struct tep_event *ev = tep_get_events_count(i->tep) > 0 ?
+			       tep_get_event(i->tep, 0) : NULL;
+	struct tep_format_field *f = ev ?
+		tep_find_common_field(ev, "common_pid") : NULL;
+
+	i->pid_size = -1;
+	if (f && f->offset >= 0 && (f->size == 4 || f->size == 2) &&
+	    !(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		i->pid_off = f->offset;
+		i->pid_size = f->size;
+	}
+}
+
+/* The event's pid and comm, as libtraceevent gives them, without its
+ * field-by-field read and its bsearch for every event. */
+static void set_task(struct event_view *v, struct input *i)
+{
+	const uint8_t *p;
+	int big = i->f->big_endian;
+
+	if (!i->pid_size)
+		learn_pid(i);
+	p = (const uint8_t *)v->rec->data + i->pid_off;
+	if (i->pid_size < 0 || v->rec->size < i->pid_off + i->pid_size)
+		v->pid = tep_data_pid(i->tep, v->rec);
+	else if (i->pid_size == 4)
+		v->pid = (int)tdat_load32(big, p);
+	else
+		v->pid = tdat_load16(big, p);
+	v->comm = comm_cache_get(i->comms, i->tep, v->pid);
 }
 
 /* The next event the filters keep, in rec and v; NULL at the end, or
@@ -168,7 +198,7 @@ static struct stream_cpu *next_kept(struct stream *s, struct input *in,
 		if (!c->hidden && keep(i, rec, readable)) {
 			fill_view(v, rec, i, c->buf);
 			v->readable = readable;
-			set_task(v, i->tep);
+			set_task(v, i);
 			return c;
 		}
 		stream_advance(s, c);
@@ -249,14 +279,11 @@ static void print_serial(struct printer *p, struct stream *s,
  * The export's loop (report_each_event).  No text is made from its
  * events, so it skips what printing needs: the record goes as it is
  * (report_event_printable makes the padded view for the few printed),
- * and each id's event and common_pid place, and each pid's comm, are
- * looked up once.  The comms cannot change on the way: only a plugin
- * printing an event registers one, and nothing is printed here but
- * trace_printk's text.  A record too short for its common fields, or
+ * and each id's event and common_pid place are looked up once (each
+ * pid's comm too, in the input's commcache).  A record too short for
+ * its common fields, or
  * an input with filters or hidden CPUs, goes the printing loop's way.
  */
-#define COMM_CACHE 4096
-
 struct visit_id {
 	struct tep_event *ev;
 	int pid_off, pid_size;	/* common_pid, or size 0: tep's way */
@@ -265,11 +292,6 @@ struct visit_id {
 
 struct visit {
 	struct visit_id *ids;	/* per input, NO_ID each, on first use */
-	struct {
-		int pid;
-		const char *comm;
-	} comm[COMM_CACHE];
-	struct tep_handle *comm_tep;	/* the cache's input */
 	struct stream_cpu *c;	/* the event being visited */
 	struct input *i;
 	struct tep_record view;	/* report_event_printable's */
@@ -297,21 +319,6 @@ static struct visit_id *visit_id(struct visit *vs, struct input *in,
 	return v;
 }
 
-static const char *visit_comm(struct visit *vs, struct tep_handle *tep,
-			      int pid)
-{
-	unsigned k = (unsigned)pid % COMM_CACHE;
-
-	if (vs->comm_tep != tep) {	/* another input: start again */
-		memset(vs->comm, 0, sizeof(vs->comm));
-		vs->comm_tep = tep;
-	}
-	if (!vs->comm[k].comm || vs->comm[k].pid != pid) {
-		vs->comm[k].pid = pid;
-		vs->comm[k].comm = tep_data_comm_from_pid(tep, pid);
-	}
-	return vs->comm[k].comm;
-}
 
 /* e for c's event, the quick way; 0, or -1 when it must go the
  * printing loop's way. */
@@ -340,7 +347,7 @@ static int visit_fill(struct visit *vs, struct input *in,
 	rec->data = (void *)d;
 	e->event = v->ev;
 	e->pid = pid;
-	e->comm = visit_comm(vs, i->tep, pid);
+	e->comm = comm_cache_get(i->comms, i->tep, pid);
 	return 0;
 }
 

@@ -75,6 +75,7 @@ int main(void)
 	suite_recview();
 	suite_timeshift();
 	suite_metabuild();
+	suite_commcache();
 	suite_funcgraph();
 	suite_failalloc();
 	suite_outputs();
