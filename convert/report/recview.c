@@ -6,6 +6,7 @@
 #include <string.h>
 #include "convert/report/recview.h"
 #include "convert/tepfmt/tepfmt.h"
+#include "libfmt/tracedat.h"
 
 #define NO_ID 65536			/* common_type is 16 bits */
 /* A format claiming more than this is not followed further: no real
@@ -17,6 +18,9 @@ struct recview_ids {
 				 * 0 while not learnt */
 	uint8_t dynamic[NO_ID];	/* has __data_loc or __rel_loc fields */
 	uint8_t counts[NO_ID];	/* prints a count from the record */
+	int type_off, type_size;	/* common_type; size 0 not looked up
+					 * yet, -1 tep's way */
+	int big;		/* the file's byte order */
 };
 
 struct recview_ids *recview_ids_new(void)
@@ -151,6 +155,42 @@ static uint32_t view(struct tep_record *rec, const uint8_t *data,
 	return end;
 }
 
+/* Where tep_data_type reads common_type: the first event's field (the
+ * common fields are every event's). */
+static void learn_type(struct recview_ids *ids, struct tep_handle *tep)
+{
+	struct tep_event *ev = tep_get_events_count(tep) > 0 ?
+			       tep_get_event(tep, 0) : NULL;
+	struct tep_format_field *f = ev ?
+		tep_find_common_field(ev, "common_type") : NULL;
+
+	ids->type_size = -1;
+	ids->big = tep_is_file_bigendian(tep);
+	if (f && f->offset >= 0 && (f->size == 2 || f->size == 4) &&
+	    !(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		ids->type_off = f->offset;
+		ids->type_size = f->size;
+	}
+}
+
+/* The event's type as tep_data_type reads it, without its field-by-field
+ * read for every event. */
+static int record_type(struct recview_ids *ids, struct tep_handle *tep,
+		       struct tep_record *rec, uint32_t size)
+{
+	const uint8_t *p;
+
+	if (!ids->type_size)
+		learn_type(ids, tep);
+	if (ids->type_size < 0 ||
+	    size < (uint32_t)(ids->type_off + ids->type_size))
+		return tep_data_type(tep, rec);
+	p = (const uint8_t *)rec->data + ids->type_off;
+	if (ids->type_size == 4)
+		return (int)tdat_load32(ids->big, p);
+	return tdat_load16(ids->big, p);
+}
+
 uint32_t recview_fill(struct recview_ids *ids, struct tep_handle *tep,
 		      struct tep_record *rec, const uint8_t *data,
 		      uint32_t size, const uint8_t *page_end,
@@ -160,7 +200,7 @@ uint32_t recview_fill(struct recview_ids *ids, struct tep_handle *tep,
 	int id;
 
 	rec->data = (void *)data;
-	id = tep_data_type(tep, rec);
+	id = record_type(ids, tep, rec, size);
 	if (id >= 0 && id < NO_ID) {
 		if (!ids->extent[id])
 			learn(ids, tep, id);
