@@ -281,8 +281,8 @@ static void print_serial(struct printer *p, struct stream *s,
  * (report_event_printable makes the padded view for the few printed),
  * and each id's event and common_pid place are looked up once (each
  * pid's comm too, in the input's commcache).  A record too short for
- * its common fields, or
- * an input with filters or hidden CPUs, goes the printing loop's way.
+ * its common fields, or an input with filters or hidden CPUs, goes the
+ * printing loop's way.
  */
 struct visit_id {
 	struct tep_event *ev;
