@@ -189,7 +189,7 @@ void json_line(struct printer *p, const struct event_view *e)
 {
 	struct outbuf *o = p->o;
 	struct tep_record *rec = e->rec;
-	struct tep_event *ev = tep_find_event_by_record(e->tep, rec);
+	struct tep_event *ev = event_memo_find(&p->memo, e);
 	int pid = e->pid;
 
 	outbuf_puts(o, "{\"timestamp\":");

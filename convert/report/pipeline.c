@@ -41,6 +41,7 @@ struct entry {
 	int fg_leaf;		/* event_view's, for funcgraph entries */
 	uint64_t fg_ns;
 	int pid, cpu, input, buf;
+	int has_type, type;	/* event_view's */
 };
 
 enum { SLOT_FREE, SLOT_FILLED, SLOT_BUSY, SLOT_DONE };
@@ -109,12 +110,13 @@ static void fill_view(struct event_view *v, struct tep_record *rec,
 	v->fg = i->fg_on ? &i->fg : NULL;
 	v->fg_leaf = 0;
 	v->fg_ns = 0;
+	v->has_type = 0;
 }
 
 /* rec for c's event; the bytes libtraceevent may read, 0 without
  * memory for a padded copy (recview.h). */
 static uint32_t fill_record(struct tep_record *rec, struct stream_cpu *c,
-			    struct input *i)
+			    struct input *i, int *type)
 {
 	const uint8_t *page_end = c->it.page + c->it.page_size;
 
@@ -125,7 +127,7 @@ static uint32_t fill_record(struct tep_record *rec, struct stream_cpu *c,
 	rec->record_size = (int)c->ev.size;
 	rec->cpu = c->cpu;
 	return recview_fill(i->ids, i->tep, rec, c->ev.data, c->ev.size,
-			    page_end, &c->pad);
+			    page_end, &c->pad, type);
 }
 
 static int keep(struct input *i, struct tep_record *rec, uint32_t readable)
@@ -185,12 +187,13 @@ static struct stream_cpu *next_kept(struct stream *s, struct input *in,
 {
 	struct stream_cpu *c;
 	uint32_t readable;
+	int type;
 
 	v->readable = 1;
 	while ((c = stream_peek(s))) {
 		struct input *i = &in[c->input];
 
-		readable = fill_record(rec, c, i);
+		readable = fill_record(rec, c, i, &type);
 		if (!readable) {
 			v->readable = 0;
 			return NULL;
@@ -198,6 +201,8 @@ static struct stream_cpu *next_kept(struct stream *s, struct input *in,
 		if (!c->hidden && keep(i, rec, readable)) {
 			fill_view(v, rec, i, c->buf);
 			v->readable = readable;
+			v->has_type = 1;
+			v->type = type;
 			set_task(v, i);
 			return c;
 		}
@@ -415,7 +420,7 @@ const struct tep_record *report_event_printable(const struct report_event *e)
 	vs->i->syms_later = 0;
 
 	vs->view = *e->rec;
-	return fill_record(&vs->view, vs->c, vs->i) ? &vs->view : NULL;
+	return fill_record(&vs->view, vs->c, vs->i, NULL) ? &vs->view : NULL;
 }
 
 /* ---- workers ---- */
@@ -450,6 +455,8 @@ static void format_batch(struct worker *w, struct batch *b)
 		v.comm = (const char *)b->arena.data + e->comm;
 		v.fg_leaf = e->fg_leaf;
 		v.fg_ns = e->fg_ns;
+		v.has_type = e->has_type;
+		v.type = e->type;
 		w->p.line(&w->p, &v);
 	}
 }
@@ -506,6 +513,7 @@ static int worker_init(struct worker *w, struct pipeline *pl,
 	w->p = *p;
 	w->p.cache = NULL;
 	w->p.fast = NULL;
+	w->p.memo = NULL;
 	memset(&w->p.swapped, 0, sizeof(w->p.swapped));
 	trace_seq_init(&w->p.seq);
 	w->tep = calloc((size_t)n, sizeof(*w->tep));
@@ -619,11 +627,11 @@ static int arena_copy(struct batch *b, const void *p, size_t n, uint32_t *at)
 
 /* Whether the event's line must be made by the reader (see the top). */
 static int reader_made(struct reader *r, int input, struct tep_handle *tep,
-		       struct tep_record *rec)
+		       const struct event_view *v)
 {
 	unsigned char *kind = r->kind[input];
 	struct tep_event *ev;
-	int id = tep_data_type(tep, rec);
+	int id = v->has_type ? v->type : tep_data_type(tep, v->rec);
 
 	if (id < 0 || id >= NO_ID)
 		return 0;
@@ -655,7 +663,9 @@ static int add_event(struct reader *r, struct tep_record *rec,
 	e->readable = v->readable;
 	e->fg_leaf = v->fg_leaf;
 	e->fg_ns = v->fg_ns;
-	e->made = reader_made(r, input, v->tep, rec);
+	e->has_type = v->has_type;
+	e->type = v->type;
+	e->made = reader_made(r, input, v->tep, v);
 	if (e->made) {
 		tdat_bytes_reset(&r->scratch.b);
 		r->p.line(&r->p, v);
@@ -754,6 +764,7 @@ static int reader_init(struct reader *r, struct pipeline *pl,
 	r->p = *p;
 	r->p.cache = NULL;
 	r->p.fast = NULL;
+	r->p.memo = NULL;
 	trace_seq_init(&r->p.seq);
 	outbuf_init(&r->scratch, NULL);
 	r->p.o = &r->scratch;

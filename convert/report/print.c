@@ -42,6 +42,8 @@ void print_done(struct printer *p)
 	tdat_bytes_free(&p->swapped);
 	fast_table_free(p->fast);
 	p->fast = NULL;
+	event_memo_free(p->memo);
+	p->memo = NULL;
 }
 
 /* Nanoseconds to the nearest microsecond, without overflow at the top. */
@@ -344,7 +346,7 @@ static void put_unknown(struct printer *p, const struct event_view *e)
 void print_text_line(struct printer *p, const struct event_view *e)
 {
 	struct outbuf *o = p->o;
-	struct tep_event *ev = tep_find_event_by_record(e->tep, e->rec);
+	struct tep_event *ev = event_memo_find(&p->memo, e);
 	int pid = e->pid;
 	const char *comm = e->comm;
 	size_t nlen;

@@ -66,6 +66,8 @@ struct event_view {
 	const char *label;	/* line prefix (file or instance), or NULL */
 	const char *path;	/* the input file */
 	const char *buffer;	/* buffer name, "" for the top buffer */
+	int has_type;		/* 0: libtraceevent reads the type */
+	int type;		/* else common_type as the reader read it */
 	int pid;		/* common_pid */
 	const char *comm;	/* its command name, looked up in stream
 				 * order: use it, not tep's (see pipeline.c) */
@@ -98,6 +100,7 @@ struct printer {
 	struct tdat_bytes swapped;	/* hostptr.c's copy of a record */
 	struct fast_table *fast;	/* per event type, made on first use */
 	int fast_on;		/* compile print fmts (TDAT_NO_FASTFMT unset) */
+	struct event_memo *memo;	/* event_memo_find's, made on first use */
 };
 
 /* hostptr.c: e's record for libtraceevent's text, or on a big-endian
@@ -148,6 +151,14 @@ const char *body_cache_get(struct body_cache *c, const void *tep,
 			   const struct tep_record *r, size_t *len);
 void body_cache_put(struct body_cache *c, const void *tep,
 		    const struct tep_record *r, const char *text, size_t len);
+
+/* eventmemo.c: e's event, as tep_find_event_by_record(e->tep, e->rec)
+ * finds it (NULL: its type has no format), remembered in *m (made on
+ * first use) by handle and e->type. */
+struct event_memo;
+struct tep_event *event_memo_find(struct event_memo **m,
+				  const struct event_view *e);
+void event_memo_free(struct event_memo *m);
 
 /* fastcache.c: what put_info keeps of each event type it printed. */
 struct fast_event {

@@ -194,13 +194,15 @@ static int record_type(struct recview_ids *ids, struct tep_handle *tep,
 uint32_t recview_fill(struct recview_ids *ids, struct tep_handle *tep,
 		      struct tep_record *rec, const uint8_t *data,
 		      uint32_t size, const uint8_t *page_end,
-		      struct recview_pad *pad)
+		      struct recview_pad *pad, int *type)
 {
 	uint32_t need = 0, got;
 	int id;
 
 	rec->data = (void *)data;
 	id = record_type(ids, tep, rec, size);
+	if (type)
+		*type = id;
 	if (id >= 0 && id < NO_ID) {
 		if (!ids->extent[id])
 			learn(ids, tep, id);

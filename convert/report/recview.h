@@ -42,11 +42,12 @@ struct recview_pad {
  * size when the record holds all its fields and ends on a NUL, more when
  * they go on in the page up to a NUL or into a padded copy in pad (its
  * last byte is a NUL then).  rec->size stays the record's size.  0 when
- * out of memory.
+ * out of memory.  *type (when type is not NULL) is the event's type, as
+ * tep_data_type reads it.
  */
 uint32_t recview_fill(struct recview_ids *ids, struct tep_handle *tep,
 		      struct tep_record *rec, const uint8_t *data,
 		      uint32_t size, const uint8_t *page_end,
-		      struct recview_pad *pad);
+		      struct recview_pad *pad, int *type);
 
 #endif

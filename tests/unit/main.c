@@ -76,6 +76,7 @@ int main(void)
 	suite_timeshift();
 	suite_metabuild();
 	suite_commcache();
+	suite_eventmemo();
 	suite_funcgraph();
 	suite_failalloc();
 	suite_outputs();

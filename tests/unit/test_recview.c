@@ -85,12 +85,19 @@ static void case_close(struct view_case *c)
 	tep_free(c->tep);
 }
 
-/* recview_fill for the event at data (size bytes) in page[0..n). */
+/* recview_fill for the event at data (size bytes) in page[0..n); the
+ * type it gives is the one tep_data_type reads. */
 static uint32_t fill(struct view_case *c, const uint8_t *data, uint32_t size,
 		     const uint8_t *page, size_t n)
 {
-	return recview_fill(c->ids, c->tep, &c->rec, data, size, page + n,
-			    &c->pad);
+	uint32_t got;
+	int type = -2;
+
+	got = recview_fill(c->ids, c->tep, &c->rec, data, size, page + n,
+			   &c->pad, &type);
+	if (got)
+		CU_ASSERT_EQUAL(type, tep_data_type(c->tep, &c->rec));
+	return got;
 }
 
 /* A page of 0xaa with an event of id at pos: common_type, then 0x11,

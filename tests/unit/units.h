@@ -38,6 +38,7 @@ void suite_recview(void);
 void suite_timeshift(void);
 void suite_metabuild(void);
 void suite_commcache(void);
+void suite_eventmemo(void);
 void suite_funcgraph(void);
 void suite_failalloc(void);
 void suite_outputs(void);
