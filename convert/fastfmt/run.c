@@ -20,15 +20,23 @@ int ff_put(struct ff_out *o, const char *s, size_t n)
 	return 0;
 }
 
-/* Digits of v in base 10 or 16 at the end of buf (end): their start. */
+/* Digits of v in base 10 or 16 at the end of buf (end): their start.
+ * Each base has its own loop: a division by a constant is a multiply,
+ * by a variable base a slow divide for every digit. */
 static char *digits(char *end, uint64_t v, char conv)
 {
 	const char *set = conv == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
-	unsigned base = conv == 'x' || conv == 'X' ? 16 : 10;
 
+	if (conv != 'x' && conv != 'X') {
+		do {
+			*--end = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+		return end;
+	}
 	do {
-		*--end = set[v % base];
-		v /= base;
+		*--end = set[v & 15];
+		v >>= 4;
 	} while (v);
 	return end;
 }
