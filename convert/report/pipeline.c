@@ -142,21 +142,12 @@ static int keep(struct input *i, struct tep_record *rec, uint32_t readable)
 				 (struct tep_record *)(r ? r : rec));
 }
 
-/* Where tep_data_pid reads common_pid: the first event's field (the
- * common fields are every event's). */
+/* Where tep_data_pid reads common_pid. */
 static void learn_pid(struct input *i)
 {
-	struct tep_event *ev = tep_get_events_count(i->tep) > 0 ?
-			       tep_get_event(i->tep, 0) : NULL;
-	struct tep_format_field *f = ev ?
-		tep_find_common_field(ev, "common_pid") : NULL;
-
 	i->pid_size = -1;
-	if (f && f->offset >= 0 && (f->size == 4 || f->size == 2) &&
-	    !(f->flags & TEP_FIELD_IS_DYNAMIC)) {
-		i->pid_off = f->offset;
-		i->pid_size = f->size;
-	}
+	recview_common_place(i->tep, NULL, "common_pid", &i->pid_off,
+			     &i->pid_size);
 }
 
 /* The event's pid and comm, as libtraceevent gives them, without its
@@ -306,7 +297,6 @@ static struct visit_id *visit_id(struct visit *vs, struct input *in,
 				 int input, int type)
 {
 	struct visit_id *ids = &vs->ids[(size_t)input * NO_ID], *v;
-	struct tep_format_field *f;
 
 	if (type < 0 || type >= NO_ID)
 		return NULL;
@@ -315,12 +305,9 @@ static struct visit_id *visit_id(struct visit *vs, struct input *in,
 		return v;
 	v->known = 1;
 	v->ev = tep_find_event(in[input].tep, type);
-	f = v->ev ? tep_find_common_field(v->ev, "common_pid") : NULL;
-	if (f && f->offset >= 0 && (f->size == 4 || f->size == 2) &&
-	    !(f->flags & TEP_FIELD_IS_DYNAMIC)) {
-		v->pid_off = f->offset;
-		v->pid_size = f->size;
-	}
+	if (v->ev)
+		recview_common_place(in[input].tep, v->ev, "common_pid",
+				     &v->pid_off, &v->pid_size);
 	return v;
 }
 

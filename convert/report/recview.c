@@ -155,22 +155,29 @@ static uint32_t view(struct tep_record *rec, const uint8_t *data,
 	return end;
 }
 
-/* Where tep_data_type reads common_type: the first event's field (the
- * common fields are every event's). */
+int recview_common_place(struct tep_handle *tep, struct tep_event *ev,
+			 const char *name, int *off, int *size)
+{
+	struct tep_format_field *f;
+
+	if (!ev && tep_get_events_count(tep) > 0)
+		ev = tep_get_event(tep, 0);
+	f = ev ? tep_find_common_field(ev, name) : NULL;
+	if (!f || f->offset < 0 || (f->size != 2 && f->size != 4) ||
+	    (f->flags & TEP_FIELD_IS_DYNAMIC))
+		return -1;
+	*off = f->offset;
+	*size = f->size;
+	return 0;
+}
+
+/* Where tep_data_type reads common_type. */
 static void learn_type(struct recview_ids *ids, struct tep_handle *tep)
 {
-	struct tep_event *ev = tep_get_events_count(tep) > 0 ?
-			       tep_get_event(tep, 0) : NULL;
-	struct tep_format_field *f = ev ?
-		tep_find_common_field(ev, "common_type") : NULL;
-
 	ids->type_size = -1;
 	ids->big = tep_is_file_bigendian(tep);
-	if (f && f->offset >= 0 && (f->size == 2 || f->size == 4) &&
-	    !(f->flags & TEP_FIELD_IS_DYNAMIC)) {
-		ids->type_off = f->offset;
-		ids->type_size = f->size;
-	}
+	recview_common_place(tep, NULL, "common_type", &ids->type_off,
+			     &ids->type_size);
 }
 
 /* The event's type as tep_data_type reads it, without its field-by-field

@@ -50,4 +50,15 @@ uint32_t recview_fill(struct recview_ids *ids, struct tep_handle *tep,
 		      uint32_t size, const uint8_t *page_end,
 		      struct recview_pad *pad, int *type);
 
+/*
+ * Where a common field (common_type, common_pid) of ev lies, for a
+ * reader that reads it in place as libtraceevent reads it: a fixed
+ * number of 2 or 4 bytes at *off, *size.  ev NULL: tep's first event,
+ * whose common fields are every event's.  0, or -1 (no such field in a
+ * form read in place: leave it to libtraceevent; *off and *size are left
+ * as they are).
+ */
+int recview_common_place(struct tep_handle *tep, struct tep_event *ev,
+			 const char *name, int *off, int *size);
+
 #endif
