@@ -4,6 +4,7 @@
 #   make check      install missing packages, build, run every test
 #                   (E2E_TESTS="NAME ...": only those end-to-end tests)
 #   make check-asan the tests again under AddressSanitizer + UBSan
+#                   (check-asan-quick: CI's share of them, ASAN_QUICK_E2E)
 #   make check-vm   recordings in a VM booting Debian's kernel (tests/vm/);
 #                   VM_ARCH=s390x|arm64: that architecture's, emulated
 #   make fuzz       libFuzzer targets: reader, pages, formats, report, split,
@@ -92,7 +93,18 @@ check-asan: deps
 	  $(TOOL_SRC:tests/tools/%.c=build-asan/tools/%)
 	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp tests/unit/run build-asan/unit-tests
 	$(MAKE) fuzz-short
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp TDAT_SANITIZED=1 tests/e2e/run build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp TDAT_SANITIZED=1 tests/e2e/run build-asan $(ASAN_E2E)
+
+# CI's share of check-asan (.ci/run), to keep the whole CI run under an
+# hour: every unit test and fuzz target, and the end-to-end tests that
+# feed foreign, damaged and hostile files through every applet.  The
+# others (mostly report's text against trace-cmd, option by option) run
+# under the sanitizers in make check-asan.
+ASAN_QUICK_E2E := 20-convert 21-convert-cli 29-external 30-badinput \
+	31-outputs 40-report 43-report-damage 44-report-json 55-dump \
+	60-split 61-merge 70-record 71-restore 81-parquet-safety
+check-asan-quick: deps
+	$(MAKE) check-asan ASAN_E2E="$(ASAN_QUICK_E2E)"
 
 # The VM test bed: a statically linked tdat goes into the VM's initramfs;
 # tests/vm/run exits 77 (a skip, not a failure) when qemu or the kernel
@@ -250,7 +262,7 @@ clean:
 	rm -rf build build-asan build-fuzz build-cov build-static build-vm \
 	  build-vm-s390x build-vm-arm64 build-s390x-static build-arm64-static
 
-.PHONY: all deps check check-asan check-vm cross cross-sysroot cross-static check-cross check-cross-quick fuzz fuzz-build fuzz-short fuzz-coverage bench demo install uninstall clean
+.PHONY: all deps check check-asan check-asan-quick check-vm cross cross-sysroot cross-static check-cross check-cross-quick fuzz fuzz-build fuzz-short fuzz-coverage bench demo install uninstall clean
 
 -include $(FMT_OBJ:.o=.d) $(ENG_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
          $(TOOL_SRC:tests/tools/%.c=$(B)/obj/tests/tools/%.d) \
