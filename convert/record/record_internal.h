@@ -13,7 +13,7 @@
  *   tracefs_arm.c   second step: filters, tracer, options, pids
  *   tracefs_events.c  events, filters, triggers; systems recorded
  *   date.c          --date: the trace clock against the wall clock
- *   readers.c       one thread per CPU stream: trace_pipe_raw -> splice ->
+ *   readers.c       one thread per CPU stream: trace_pipe_raw -> read ->
  *                   OUT.rec/FILE (readers_*)
  *   recdir.c        OUT.rec/: manifest, head.dat, removal (recdir_*)
  *
@@ -157,6 +157,7 @@ struct reader_opts {
 	long sleep_us;
 	int poll;
 	int rt_prio;
+	const struct tdat_file *layout;	/* how the kernel's pages begin */
 };
 struct readers *readers_start(const struct reader_spec *specs, int n,
 			      const struct reader_opts *ro,

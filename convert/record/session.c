@@ -195,7 +195,7 @@ static int start_readers(struct rec_session *s, struct tdat_error *err)
 {
 	const struct record_opts *o = s->o;
 	struct reader_opts ro = { (uint64_t)o->max_kb << 10, o->sleep_us,
-				  o->poll, o->rt_prio };
+				  o->poll, o->rt_prio, s->meta };
 
 	if (!s->nspecs)
 		return 0;

@@ -20,7 +20,7 @@
 
 /* How much of the ring buffer must fill before a waiting reader wakes:
  * the kernel's default, set since a user may have changed it.  A wake
- * costs a context switch and a splice round, and a half-full buffer
+ * costs a context switch and a round of reads, and a half-full buffer
  * leaves the reader the other half to catch up.  Against 10, measured
  * with bench/record.sh at -b 256: 0.7x the recorder's CPU, no more
  * events lost, and fewer with both CPUs busy (wakes compete with the
