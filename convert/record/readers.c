@@ -201,6 +201,18 @@ static int keep_pages(struct stream *s, size_t have, int got, int *full,
 	return kept;
 }
 
+/* A read failed: the pages already taken from the kernel still go to
+ * the file (restore can use them); the read's error is the one kept. */
+static int keep_read(struct stream *s, size_t have)
+{
+	struct tdat_error e = s->err;
+
+	if (have)
+		batch_to_file(s, have);
+	s->err = e;
+	return -1;
+}
+
 /*
  * The pages the kernel has now; until the first that is not nearly
  * full, or with all (tracing is off) every one.  The first call asks
@@ -218,7 +230,7 @@ static int move_pages(struct stream *s, int all)
 			count = (int)(BATCH_PAGES - have / page);
 		got = read_pages(s, have, count);
 		if (got < 0)
-			return -1;
+			return keep_read(s, have);
 		have += (size_t)keep_pages(s, have, got, &full, &partial) *
 			page;
 		if (have && (!got || partial || have == BATCH_PAGES * page)) {
