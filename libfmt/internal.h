@@ -158,7 +158,9 @@ struct outfile {
 	int flags;		/* OUT_PROVISIONAL... */
 	char *path;		/* final name */
 	char *tmp;		/* temporary name where O_TMPFILE is missing */
-	uint64_t pos;		/* current end */
+	uint64_t pos;		/* current end, buffered bytes included */
+	uint8_t *buf;		/* small appends not yet written (outfile.c) */
+	size_t blen;		/* how many: they end at pos */
 	uint64_t wb_next;	/* writeback not yet started from here on */
 	int wb_off;		/* no writeback behind the writer (outsync.c) */
 	int no_copy;		/* copy_file_range refused (outcopy.c) */
@@ -187,6 +189,11 @@ int out_write(struct outfile *o, const void *p, size_t n,
 	      struct tdat_error *err);
 int out_pwrite(struct outfile *o, uint64_t off, const void *p, size_t n,
 	       struct tdat_error *err);
+/* Write what small appends left buffered (every other out_* call that
+ * needs the file as written does it first). */
+int out_flush(struct outfile *o, struct tdat_error *err);
+/* Make pos the end again, dropping whatever lies past it. */
+int out_truncate(struct outfile *o, uint64_t pos, struct tdat_error *err);
 /* Zero-fill (as a hole) up to the next multiple of align. */
 int out_align(struct outfile *o, uint64_t align, struct tdat_error *err);
 /* Sync, then give the file its name (or copy it into o->direct). */

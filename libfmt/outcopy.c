@@ -25,6 +25,8 @@ int out_copy_from(struct outfile *o, int in_fd, uint64_t off, uint64_t n,
 		  uint64_t *done, struct tdat_error *err)
 {
 	*done = 0;
+	if (out_flush(o, err))
+		return -1;
 	while (!o->no_copy && *done < n) {
 		off_t from = (off_t)(off + *done), to = (off_t)o->pos;
 		uint64_t step = n - *done < OUT_COPY_STEP ? n - *done :

@@ -25,6 +25,8 @@
 #include <unistd.h>
 #include "libfmt/internal.h"
 
+#define OUT_BUF_BYTES (256u << 10)
+
 /* 16 hex digits nobody can guess ahead (nor plant a link at). */
 static void random_hex(char out[17])
 {
@@ -155,8 +157,9 @@ int out_open(struct outfile *o, const char *path, int flags,
 	return 0;
 }
 
-int out_pwrite(struct outfile *o, uint64_t off, const void *p, size_t n,
-	       struct tdat_error *err)
+/* n bytes at off, straight to the file. */
+static int write_at(struct outfile *o, uint64_t off, const void *p, size_t n,
+		    struct tdat_error *err)
 {
 	const uint8_t *b = p;
 	size_t done = 0;
@@ -172,6 +175,60 @@ int out_pwrite(struct outfile *o, uint64_t off, const void *p, size_t n,
 					 w < 0 ? strerror(errno) : "no progress");
 		done += (size_t)w;
 	}
+	return 0;
+}
+
+int out_flush(struct outfile *o, struct tdat_error *err)
+{
+	size_t n = o->blen;
+
+	if (!n)
+		return 0;
+	o->blen = 0;
+	if (write_at(o, o->pos - n, o->buf, n, err))
+		return -1;
+	return outsync_advance(o, err);
+}
+
+/* A small append kept in the buffer: 1 if taken, 0 if it has to go to
+ * the file (too big, or no buffer to be had), -1 on a write error. */
+static int buffered(struct outfile *o, const void *p, size_t n,
+		    struct tdat_error *err)
+{
+	if (n >= OUT_BUF_BYTES / 2)
+		return 0;
+	if (!o->buf && !(o->buf = malloc(OUT_BUF_BYTES)))
+		return 0;
+	if (o->blen + n > OUT_BUF_BYTES && out_flush(o, err))
+		return -1;
+	memcpy(o->buf + o->blen, p, n);
+	o->blen += n;
+	o->pos += n;
+	return 1;
+}
+
+/*
+ * Appends go through a buffer: a writer of many small pieces (a
+ * compressed chunk is a few KiB) makes one system call per
+ * OUT_BUF_BYTES, not one per piece.  A patch inside the buffer lands
+ * there; anywhere else the buffer is written first.
+ */
+int out_pwrite(struct outfile *o, uint64_t off, const void *p, size_t n,
+	       struct tdat_error *err)
+{
+	uint64_t start = o->pos - o->blen;
+	int r;
+
+	if (off == o->pos && (r = buffered(o, p, n, err)) != 0)
+		return r < 0 ? -1 : 0;
+	if (o->blen && off >= start && off + n <= o->pos) {
+		memcpy(o->buf + (off - start), p, n);
+		return 0;
+	}
+	if (off + n > start && out_flush(o, err))
+		return -1;
+	if (write_at(o, off, p, n, err))
+		return -1;
 	if (off + n > o->pos)
 		o->pos = off + n;
 	return outsync_advance(o, err);
@@ -183,12 +240,29 @@ int out_write(struct outfile *o, const void *p, size_t n,
 	return out_pwrite(o, o->pos, p, n, err);
 }
 
+int out_truncate(struct outfile *o, uint64_t pos, struct tdat_error *err)
+{
+	uint64_t start = o->pos - o->blen;
+
+	if (pos >= o->pos)
+		return 0;
+	o->blen = pos > start ? (size_t)(pos - start) : 0;
+	o->pos = pos;
+	/* What was written past it must not come back as a later hole. */
+	if (pos < start && ftruncate(o->fd, (off_t)pos))
+		return tdat_fail(err, o->path, pos, "cannot cut: %s",
+				 strerror(errno));
+	return 0;
+}
+
 int out_align(struct outfile *o, uint64_t align, struct tdat_error *err)
 {
 	uint64_t end;
 
 	if (align == 0 || o->pos % align == 0)
 		return 0;
+	if (out_flush(o, err))
+		return -1;
 	end = (o->pos / align + 1) * align;
 	/* Leave a hole: the file system returns zeros for it. */
 	if (ftruncate(o->fd, (off_t)end))
@@ -326,13 +400,20 @@ static void out_free(struct outfile *o)
 	o->fd = o->direct = -1;
 	free(o->tmp);
 	free(o->path);
+	free(o->buf);
 	o->tmp = o->path = NULL;
+	o->buf = NULL;
+	o->blen = 0;
 }
 
 int out_commit(struct outfile *o, struct tdat_error *err)
 {
 	int r;
 
+	if (out_flush(o, err)) {
+		out_abort(o);
+		return -1;
+	}
 	/* The hole left by a final out_align must reach the file size. */
 	if (ftruncate(o->fd, (off_t)o->pos)) {
 		tdat_fail(err, o->path, o->pos, "cannot finish: %s",

@@ -418,8 +418,8 @@ int tdat_writer_close(struct tdat_writer *w, struct tdat_error *err)
 			goto fail;
 	if (w->version == 7 && v7_put_strings(w, err))
 		goto fail;
-	if (w->version == 6)
-		v6_trim_tail(w);
+	if (w->version == 6 && v6_trim_tail(w, err))
+		goto fail;
 	if (out_commit(&w->out, err)) {
 		writer_free(w);	/* out_commit removed the temporary file */
 		return -1;

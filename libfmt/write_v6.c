@@ -194,10 +194,14 @@ static int v6_start_block(struct tdat_writer *w, struct wbuf *wb,
  * where data would start): no padding up to nothing, so such files come
  * back byte for byte.
  */
-void v6_trim_tail(struct tdat_writer *w)
+int v6_trim_tail(struct tdat_writer *w, struct tdat_error *err)
 {
-	if (w->v6_record_end && w->out.pos == w->v6_data_start)
-		w->out.pos = w->v6_record_end;
+	if (w->v6_record_end && w->out.pos == w->v6_data_start &&
+	    out_truncate(&w->out, w->v6_record_end, err)) {
+		w->broken = 1;
+		return -1;
+	}
+	return 0;
 }
 
 /* Fill the CPU table: a CPU without data points where its data would be. */

@@ -125,9 +125,9 @@ int v6_alloc_cpus(struct tdat_writer *w, struct wbuf *wb);
 /* Point w->cpu at the table slot of cpu, starting the block if needed. */
 int v6_begin_cpu(struct tdat_writer *w, struct wbuf *wb, int cpu,
 		 struct tdat_error *err);
-/* Fill in the block's CPU table. */
 /* A file whose last block got no data ends after its clock record. */
-void v6_trim_tail(struct tdat_writer *w);
+int v6_trim_tail(struct tdat_writer *w, struct tdat_error *err);
+/* Fill in the block's CPU table. */
 int v6_finish_block(struct tdat_writer *w, struct wbuf *wb,
 		    struct tdat_error *err);
 

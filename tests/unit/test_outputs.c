@@ -3,7 +3,8 @@
  * test_outputs.c - libfmt's outputs (outfile.c, outdirect.c, outreg.c):
  * the O_EXCL way used where O_TMPFILE is missing (which tests/e2e cannot
  * reach on a file system that has it), signals through cmds/signals.c's
- * handler, provisional outputs, FIFOs and device nodes.
+ * handler, provisional outputs, FIFOs and device nodes, and the
+ * buffer small appends go through.
  */
 #define _GNU_SOURCE		/* O_TMPFILE */
 #include <dirent.h>
@@ -372,6 +373,112 @@ static void test_refused(void)
 	CU_ASSERT(count_entries(dir, NULL, 0) == 1);
 }
 
+/* ---- appends buffered, patches and the rest as if they were not ---- */
+
+#define MODEL_MAX (4u << 20)
+
+struct model {
+	uint8_t *b;
+	uint64_t pos;
+};
+
+static void model_put(struct model *m, uint64_t off, const uint8_t *p,
+		      size_t n)
+{
+	memcpy(m->b + off, p, n);
+	if (off + n > m->pos)
+		m->pos = off + n;
+}
+
+static int file_equals(const char *path, const struct model *m)
+{
+	uint8_t *got = malloc(m->pos + 1);
+	int fd = open(path, O_RDONLY), ok;
+	ssize_t n = got && fd >= 0 ? read(fd, got, m->pos + 1) : -1;
+
+	ok = n == (ssize_t)m->pos && !memcmp(got, m->b, m->pos);
+	if (fd >= 0)
+		close(fd);
+	free(got);
+	return ok;
+}
+
+/* One random step on both: small or big append, patch (maybe across
+ * the buffered part), align, cut back. */
+static int random_step(struct outfile *o, struct model *m, uint8_t *data,
+		       struct tdat_error *err)
+{
+	int kind = rand() % 10;
+	size_t n = kind < 5 ? 1 + (size_t)(rand() % 6000) :
+			      100000 + (size_t)(rand() % 200000);
+	uint64_t off = m->pos, at;
+
+	if (kind < 7) {
+		if (off + n > MODEL_MAX)
+			return 0;
+		if (out_write(o, data, n, err))
+			return -1;
+		model_put(m, off, data, n);
+		return 0;
+	}
+	if (kind == 7 && m->pos) {
+		at = (uint64_t)rand() % m->pos;
+		n = (size_t)(rand() % 20000) + 1;
+		if (at + n > MODEL_MAX)
+			return 0;
+		if (out_pwrite(o, at, data + 7, n, err))
+			return -1;
+		model_put(m, at, data + 7, n);
+		return 0;
+	}
+	if (kind == 8) {
+		at = (m->pos + 4095) / 4096 * 4096;
+		if (at > MODEL_MAX || out_align(o, 4096, err))
+			return at > MODEL_MAX ? 0 : -1;
+		memset(m->b + m->pos, 0, at - m->pos);
+		m->pos = at;
+		return 0;
+	}
+	at = m->pos ? (uint64_t)rand() % m->pos : 0;
+	if (out_truncate(o, at, err))
+		return -1;
+	memset(m->b + at, 0, m->pos - at);
+	m->pos = at;
+	return 0;
+}
+
+/* Many files of random steps, each checked byte for byte against the
+ * same steps done in memory. */
+static void test_buffered_writes(void)
+{
+	const char *dir = fresh_dir("buffered");
+	struct model m = { calloc(1, MODEL_MAX), 0 };
+	uint8_t *data = malloc(400000);
+	struct tdat_error err;
+	struct outfile o;
+	int f, i, ok = 1;
+
+	CU_ASSERT_FATAL(dir != NULL && m.b && data);
+	srand(22);
+	for (f = 0; f < 40 && ok; f++) {
+		for (i = 0; i < 400000; i++)
+			data[i] = (uint8_t)rand();
+		memset(m.b, 0, MODEL_MAX);
+		m.pos = 0;
+		CU_ASSERT_FATAL(out_open(&o, path_in(dir, "out"), 0,
+					 &err) == 0);
+		for (i = 0; i < 60 && ok; i++)
+			ok = random_step(&o, &m, data, &err) == 0;
+		CU_ASSERT(ok);
+		CU_ASSERT(o.pos == m.pos);
+		CU_ASSERT_FATAL(out_commit(&o, &err) == 0);
+		ok = ok && file_equals(path_in(dir, "out"), &m);
+		CU_ASSERT(ok);
+	}
+	free(m.b);
+	free(data);
+}
+
 void suite_outputs(void)
 {
 	CU_pSuite s = CU_add_suite("outputs", NULL, NULL);
@@ -388,4 +495,6 @@ void suite_outputs(void)
 	CU_add_test(s, "devices and directories refused", test_refused);
 	CU_add_test(s, "a directory tree removed whole", test_remove_tree);
 	CU_add_test(s, "a registered tree goes on a signal", test_tree_signals);
+	CU_add_test(s, "buffered appends, patches, aligns and cuts",
+		    test_buffered_writes);
 }
