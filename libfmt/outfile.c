@@ -195,6 +195,8 @@ int out_flush(struct outfile *o, struct tdat_error *err)
 static int buffered(struct outfile *o, const void *p, size_t n,
 		    struct tdat_error *err)
 {
+	if (!n)
+		return 1;	/* p may be NULL */
 	if (n >= OUT_BUF_BYTES / 2)
 		return 0;
 	if (!o->buf && !(o->buf = malloc(OUT_BUF_BYTES)))
@@ -222,7 +224,8 @@ int out_pwrite(struct outfile *o, uint64_t off, const void *p, size_t n,
 	if (off == o->pos && (r = buffered(o, p, n, err)) != 0)
 		return r < 0 ? -1 : 0;
 	if (o->blen && off >= start && off + n <= o->pos) {
-		memcpy(o->buf + (off - start), p, n);
+		if (n)
+			memcpy(o->buf + (off - start), p, n);
 		return 0;
 	}
 	if (off + n > start && out_flush(o, err))

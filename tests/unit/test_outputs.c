@@ -469,6 +469,10 @@ static void test_buffered_writes(void)
 					 &err) == 0);
 		for (i = 0; i < 60 && ok; i++)
 			ok = random_step(&o, &m, data, &err) == 0;
+		/* nothing, from nowhere: a writer's empty piece */
+		CU_ASSERT(out_write(&o, NULL, 0, &err) == 0);
+		CU_ASSERT(m.pos < 8 || out_pwrite(&o, m.pos - 8, NULL, 0,
+						  &err) == 0);
 		CU_ASSERT(ok);
 		CU_ASSERT(o.pos == m.pos);
 		CU_ASSERT_FATAL(out_commit(&o, &err) == 0);
