@@ -3,13 +3,10 @@
 # trace-cmd 3.4's split of a v6 file with instances writes each instance's
 # BUFFER option twice, first with offset 0.  trace-cmd warns and reads the
 # other one; so does every applet here, with one warning line.  The pieces
-# are made by trace-cmd 3.4 itself (../shared/tools/tc34).
+# are made by trace-cmd 3.4 itself (scripts/oracle-tc34).
 . "$E2E/lib.sh"
 
-tc34=$E2E/../../../shared/tools/tc34
-[ -x "$tc34" ] || skip "no ../shared/tools/tc34 beside the project"
-"$tc34" --tc34-info >/dev/null 2>&1 || "$tc34" --build >/dev/null 2>&1 ||
-	skip "tc34 (trace-cmd 3.4) cannot be set up here"
+tc34=$(tc34_oracle) || skip "$tc34"
 command -v trace-cmd >/dev/null || skip "trace-cmd (the oracle) is not installed"
 
 "$tc34" split -i "$FIX/v6-2inst-irq-top-sched-inst1.dat" -o p34 -e 2000 \

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # report --layout 3.4: event lines as trace-cmd 3.3 and later print them
 # (latency flags after the CPU, "-0x.." flags with -R), byte for byte
-# against trace-cmd 3.4 (../shared/tools/tc34, Debian's own 3.4 packages
+# against trace-cmd 3.4 (scripts/oracle-tc34, Debian's own 3.4 packages
 # set up in a private directory).  Plugins are off (-N) on both sides:
 # 3.4 comes with libtraceevent 1.9, whose plugins print some events
 # otherwise than the system's 1.7 (sched_switch's prev_state "I" for "W",
@@ -10,10 +10,7 @@
 # layout.
 . "$E2E/lib.sh"
 
-tc34=$E2E/../../../shared/tools/tc34
-[ -x "$tc34" ] || skip "no ../shared/tools/tc34 beside the project"
-"$tc34" --tc34-info >/dev/null 2>&1 || "$tc34" --build >/dev/null 2>&1 ||
-	skip "tc34 (trace-cmd 3.4) cannot be set up here"
+tc34=$(tc34_oracle) || skip "$tc34"
 
 step "3.1 stays the default"
 f=$FIX/v7-zstd-sched-irq-tc34.dat

@@ -113,8 +113,7 @@ assert j["valid"] is False and "offset 32870" in j["error"], j
 PY
 
 step "zlib: as trace-cmd 3.4 prints it"
-tc34=$E2E/../../../shared/tools/tc34
-if [ -x "$tc34" ] && { "$tc34" --tc34-info >/dev/null 2>&1 || "$tc34" --build >/dev/null 2>&1; }; then
+if tc34=$(tc34_oracle); then
 	z=$FIX/v7-zlib-sched-irq-tc34.dat
 	for o in $PARTS --all; do
 		expect_exit 0 "$TDAT" dump -i "$z" $o
@@ -122,7 +121,7 @@ if [ -x "$tc34" ] && { "$tc34" --tc34-info >/dev/null 2>&1 || "$tc34" --build >/
 	done
 	expect_exit 0 "$TDAT" dump -v -i "$z"
 else
-	echo "skipped the zlib part: tc34 (trace-cmd 3.4) is not available"
+	echo "skipped the zlib part: $tc34"
 fi
 
 # No fixture holds the options of host and guest recordings: copies of a

@@ -161,6 +161,20 @@ assert_oracle() {
 	fail "not what $* prints"
 }
 
+# tc34_oracle: trace-cmd 3.4, the second oracle (scripts/oracle-tc34:
+# Debian sid's packages in a private root, set up on first use): prints
+# the command to run it, or why it cannot be had and returns 1.
+tc34_oracle() {
+	local cmd why
+
+	cmd=$(cd "$E2E/../.." && pwd)/scripts/oracle-tc34
+	if ! why=$("$cmd" --setup 2>&1 >/dev/null); then
+		echo "trace-cmd 3.4 cannot be set up here: ${why##*oracle-tc34: }"
+		return 1
+	fi
+	echo "$cmd"
+}
+
 # tc_copy FILE OUT: where trace-cmd cannot read a file, what it is asked
 # about instead (a plain copy of any other file).
 # gpuvis_amdgpu.dat: gpuvis's patched trace-cmd stored a 1047-byte

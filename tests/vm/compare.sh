@@ -16,9 +16,10 @@ verdict() {
 # latency format, raw fields, no plugins, time differences.
 REPORT_OPTS=("" "-l" "-R" "-N" "--ts-diff")
 
-# trace-cmd 3.4, when the machine has it (../shared/tools/tc34 beside
-# the repository).
-TC34=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/../shared/tools/tc34
+# trace-cmd 3.4 (scripts/oracle-tc34: set up on first use from Debian's
+# packages; empty when it cannot be had here).
+TC34=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/oracle-tc34
+"$TC34" --setup >/dev/null 2>&1 || TC34=
 
 # same_as_34 DAT TDAT OPTS: a function_graph recording whose listing
 # trace-cmd 3.1.6 prints in an order of its own.  When a task moves to
@@ -29,7 +30,7 @@ TC34=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/../shared/tools/tc34
 same_as_34() {
 	local o=${1%.dat}.report-34
 
-	[ -x "$TC34" ] && grep -q 'funcgraph_entry' "${1%.dat}.report-tc.txt" ||
+	[ -n "$TC34" ] && grep -q 'funcgraph_entry' "${1%.dat}.report-tc.txt" ||
 		return 1
 	"$TC34" report $3 "$1" >"$o-tc.txt" 2>/dev/null &&
 		"$2" report --layout 3.4 $3 -i "$1" >"$o-tdat.txt" 2>/dev/null &&
