@@ -146,6 +146,19 @@ int v6places_find(const struct tdat_file *m, const char *name,
 int v6version_keep(struct tdat_file *f, const char *text);
 int v6version_find(const struct tdat_file *m, char *buf, size_t cap,
 		   struct tdat_error *err);
+/* shownclock.c: the clock a v6 reader shows times by, from the option's
+ * word and the top clock record's ("" when none). */
+const char *shown_clock_pick(const char *option, const char *record);
+/* v6shown.c: where a v6 file's clock record decides how times are shown,
+ * keep (the reader, given the top record's text) its TRACECLOCK option and
+ * the one a v7 file needs; option: that kept option, which "v6" or "v7",
+ * 1 with a copy in out, 0 when none was kept, -1; bare_record: 1 when a
+ * v6 output's top record must not name clock in brackets (a v7 file's
+ * TRACECLOCK option alone decides how its times are shown). */
+int v6shown_keep(struct tdat_file *f, const char *text, uint64_t len);
+int v6shown_option(const struct tdat_file *m, const char *which,
+		   struct tdat_blob *out, struct tdat_error *err);
+int v6shown_bare_record(const struct tdat_file *m, const char *clock);
 int read_v6_cpu_table(struct tdat_file *f, uint64_t off,
 		      struct tdat_buffer *b, struct tdat_error *err);
 void tdat_blob_free(struct tdat_blob *b);

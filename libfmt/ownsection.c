@@ -2,7 +2,7 @@
 /*
  * ownsection.c - sections of tdat's own among a file's unknown sections:
  * what a v6 file says that no v7 section holds (v6clock.c, v6places.c,
- * v6version.c).
+ * v6version.c, v6shown.c).
  * Every engine carries unknown sections from input to output, so these
  * reach a later v6 output through any number of v7 files.
  */
@@ -97,5 +97,6 @@ int tdat_extra_v6_kept(const struct tdat_extra_section *x)
 {
 	return x->id == TDAT_SECTION_V6_CLOCKS ||
 	       x->id == TDAT_SECTION_V6_PLACES ||
-	       x->id == TDAT_SECTION_V6_VERSION;
+	       x->id == TDAT_SECTION_V6_VERSION ||
+	       x->id == TDAT_SECTION_V6_TRACECLOCK;
 }

@@ -175,6 +175,10 @@ struct tdat_buffer {
 /* A third: a v6 file's version string when it was not "6" (an Android
  * build of trace-cmd wrote an empty one), see v6version.c. */
 #define TDAT_SECTION_V6_VERSION 0x7466
+/* A fourth: a v6 file's TRACECLOCK option when its clock record, which
+ * v7 has not, decides how times are shown, and the option a v7 file
+ * needs instead, see v6shown.c. */
+#define TDAT_SECTION_V6_TRACECLOCK 0x7467
 
 struct tdat_extra_section {
 	uint16_t id;
@@ -292,6 +296,17 @@ int tdat_add_option(struct tdat_file *f, const struct tdat_option *o);
 int tdat_opt_string(const struct tdat_file *f, uint16_t id, const char **s);
 /* TRACECLOCK: the selected clock, the word in brackets ("local"). */
 int tdat_opt_clock(const struct tdat_file *f, char *buf, size_t cap);
+/*
+ * How trace-cmd shows a file's times (shownclock.c): as seconds when the
+ * clock that decides is a clock of time (tdat_clock_is_time), as raw
+ * counts when it is not.  That clock: 1 with its name in buf, 0 when
+ * none decides (no TRACECLOCK option, or nothing names a clock): times
+ * are then nanoseconds.
+ */
+int tdat_shown_clock(const struct tdat_file *f, char *buf, size_t cap);
+/* local, global, uptime, perf, tai, tsc2nsec and mono*: trace-cmd shows
+ * their times as seconds (FORMAT.md 9.1). */
+int tdat_clock_is_time(const char *clock);
 /* DATE (microseconds) and OFFSET (nanoseconds): numbers kept as text. */
 int tdat_opt_number(const struct tdat_file *f, uint16_t id, long long *v);
 /*

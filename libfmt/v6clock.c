@@ -120,6 +120,9 @@ int v6clock_read(struct tdat_file *f, uint64_t off, struct tdat_buffer *b,
 			       "tdat: v6 clock records", b->name, text,
 			       (uint32_t)len))
 		return tdat_fail(err, f->path, off, "out of memory");
+	/* the top record may decide how times are shown (v6shown.c) */
+	if (!b->name[0] && v6shown_keep(f, text, len))
+		return tdat_fail(err, f->path, off, "out of memory");
 	return 0;
 }
 

@@ -117,24 +117,39 @@ static int v6_buffer_options(struct tdat_writer *w, struct tdat_bytes *list,
 static int v6_options(struct tdat_writer *w, struct tdat_error *err)
 {
 	const struct tdat_file *m = w->meta;
+	const struct tdat_option *clock = tdat_find_option(m,
+							   TDAT_OPT_TRACECLOCK);
 	struct tdat_bytes list = { 0 };
+	struct tdat_blob kept;
 	uint64_t base = w->out.pos + 10;	/* where the list starts */
 	int latency = v6_top_is_latency(w), i;
-	int r = v6_buffer_places(w, err);
+	/* the TRACECLOCK option a v6 input had (v6shown.c) */
+	int own = v6shown_option(m, "v6", &kept, err);
+	int r;
+
+	if (own < 0) {
+		w->broken = 1;
+		return -1;
+	}
+	r = v6_buffer_places(w, err);
 
 	for (i = 0; i < m->noptions && !r; i++) {
 		const struct tdat_option *o = &m->options[i];
+		int swap = own > 0 && o == clock;
 
 		r = v6_buffer_options(w, &list, base, i, err);
 		/* The reader would eat the latency text as a clock record. */
 		if (r || (latency && o->id == TDAT_OPT_TRACECLOCK))
 			continue;
-		if (bytes_add_option(w, &list, o->id, o->size, o->data))
+		if (bytes_add_option(w, &list, o->id,
+				     swap ? (uint32_t)kept.len : o->size,
+				     swap ? kept.data : o->data))
 			r = writer_oom(w, err);
 	}
 	r = r || v6_buffer_options(w, &list, base, -1, err) ||
 	    emit(w, "options  ", 10, err) || emit(w, list.data, list.len, err) ||
 	    emit16(w, 0, err);
+	tdat_blob_free(&kept);
 	tdat_bytes_free(&list);
 	return r ? -1 : 0;
 }
@@ -163,6 +178,9 @@ static int v6_clock_record(struct tdat_writer *w, const char *name,
 	if (!n)
 		return tdat_find_option(w->meta, TDAT_OPT_TRACECLOCK) ?
 		       emit64(w, 0, err) : 0;
+	/* a v7 input's TRACECLOCK alone decides how times are shown */
+	if (!name[0] && v6shown_bare_record(w->meta, clock))
+		return emit64(w, n, err) || emit(w, clock, n, err);
 	return emit64(w, n + 2, err) || emit(w, "[", 1, err) ||
 	       emit(w, clock, n, err) || emit(w, "]", 1, err);
 }

@@ -196,14 +196,29 @@ static int v7_options(struct tdat_writer *w, const uint64_t *off,
 		      struct tdat_error *err)
 {
 	const struct tdat_file *m = w->meta;
+	const struct tdat_option *clock = tdat_find_option(m,
+							   TDAT_OPT_TRACECLOCK);
 	struct tdat_bytes list = { 0 };
+	struct tdat_blob shown;
 	uint8_t b[8];
 	int i, r;
 
-	for (i = 0; i < m->noptions; i++)
-		if (bytes_add_option(w, &list, m->options[i].id,
-				     m->options[i].size, m->options[i].data))
+	/* the TRACECLOCK a v6 input needs to show times alike (v6shown.c) */
+	r = v6shown_option(m, "v7", &shown, err);
+	if (r < 0) {
+		w->broken = 1;
+		return -1;
+	}
+	for (i = 0; i < m->noptions; i++) {
+		const struct tdat_option *o = &m->options[i];
+		int own = r && o == clock;
+
+		if (bytes_add_option(w, &list, o->id,
+				     own ? (uint32_t)shown.len : o->size,
+				     own ? shown.data : o->data))
 			goto nomem;
+	}
+	tdat_blob_free(&shown);
 	if (m->noptions && put_options_section(w, &list, err)) {
 		tdat_bytes_free(&list);
 		return -1;
@@ -224,6 +239,7 @@ static int v7_options(struct tdat_writer *w, const uint64_t *off,
 	tdat_bytes_free(&list);
 	return r;
 nomem:
+	tdat_blob_free(&shown);
 	tdat_bytes_free(&list);
 	return writer_oom(w, err);
 }

@@ -216,7 +216,7 @@ int meta_input(struct tdat_bytes *out, const char *open,
 	num(&m, "long_size", (uint64_t)f->long_size);
 	num(&m, "page_size", f->page_size);
 	cstr(&m, "compression", f->codec_name);
-	cstr(&m, "clock", tdat_opt_clock(f, clock, sizeof(clock)) ? clock :
+	cstr(&m, "clock", tdat_shown_clock(f, clock, sizeof(clock)) ? clock :
 			  NULL);
 	num(&m, "cpus", tdat_cpus(f));
 	option_text(&m, "uname", f, TDAT_OPT_UNAME);

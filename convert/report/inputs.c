@@ -37,42 +37,19 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/*
- * The clock report goes by: the word in brackets of the TRACECLOCK
- * option.  trace-cmd 2.x wrote an empty one and the trace_clock list in
- * v6's clock record; the option's presence is what makes trace-cmd read
- * that record, and its word (the top buffer's clock) then counts.  A v7
- * file has no record: there (a 2.x file converted) the top buffer's
- * clock only makes the clock known to --ts-diff (*known), and times are
- * nanoseconds, even with --raw-ts.  1 when a clock counts, in buf.
- */
-static int trace_clock(const struct tdat_file *f, char *buf, size_t cap,
-		       int *known)
-{
-	const struct tdat_buffer *top = tdat_top_buffer(f);
-
-	*known = 1;
-	if (tdat_opt_clock(f, buf, cap))
-		return 1;
-	*known = tdat_find_option(f, TDAT_OPT_TRACECLOCK) && top &&
-		 top->clock && top->clock[0] && strlen(top->clock) < cap;
-	if (!*known || f->version >= 7)
-		return 0;
-	strcpy(buf, top->clock);
-	return 1;
-}
-
 int input_time_is_ns(const struct report_opts *ro, const struct tdat_file *f,
 		     int *has_clock)
 {
 	char clock[64];
-	int known, named = trace_clock(f, clock, sizeof(clock), &known);
+	int named = tdat_shown_clock(f, clock, sizeof(clock));
 
+	/* Any TRACECLOCK option, even an empty one, makes trace-cmd round
+	 * --ts-diff's differences to microseconds. */
 	if (has_clock)
-		*has_clock = known;
-	/* Without a TRACECLOCK option trace-cmd assumes nanoseconds, even
-	 * with --raw-ts. */
-	return !named || (!ro->raw_ts && (clock_is_time(clock) ||
+		*has_clock = tdat_find_option(f, TDAT_OPT_TRACECLOCK) != NULL;
+	/* Where no clock decides, trace-cmd assumes nanoseconds, even with
+	 * --raw-ts. */
+	return !named || (!ro->raw_ts && (tdat_clock_is_time(clock) ||
 			  tdat_find_option(f, TDAT_OPT_TSC2NSEC)));
 }
 

@@ -25,7 +25,7 @@ struct input {
 					 * big-endian host (hostptr.c) */
 	int filtering;		/* filter has anything to check */
 	int time_is_ns;		/* show sec.usec, not raw clock counts */
-	int has_clock;		/* a TRACECLOCK option names the clock */
+	int has_clock;		/* the input has a TRACECLOCK option */
 	char *cpus_label;	/* before "cpus=N" ("" with one input) */
 	char **labels;		/* per buffer: line prefix, or NULL */
 	struct fgraph fg;	/* its function_graph events */

@@ -8,21 +8,6 @@
 #include "convert/report/funcgraph.h"
 #include "convert/tepfmt/tepfmt.h"
 
-/* Clocks trace-cmd shows as seconds.microseconds (FORMAT.md 9.1). */
-int clock_is_time(const char *clock)
-{
-	static const char *const names[] = { "local", "global", "uptime",
-					     "perf", "tai", "tsc2nsec" };
-	size_t i;
-
-	if (!strncmp(clock, "mono", 4))
-		return 1;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(clock, names[i]))
-			return 1;
-	return 0;
-}
-
 void print_init(struct printer *p, struct outbuf *o,
 		const struct print_opts *opts)
 {
@@ -156,7 +141,8 @@ static void put_time(struct outbuf *o, const struct printer *p,
 /*
  * --ts-diff: "(+N)" in an 8-column field, N the time since the last
  * event shown: the difference of the rounded microseconds when the file
- * names its clock (even one shown raw) and -t is not given, else of the
+ * has a TRACECLOCK option (even an empty one, or one shown raw) and -t
+ * is not given, else of the
  * timestamps.  As trace-cmd, the last value is kept as used here, rounded
  * or not, and the field is blank while it is 0: at the first event, after
  * --align-ts, and while a clock counting from 0 (counter) is under 500.

@@ -62,7 +62,7 @@ struct event_view {
 				 * rec->size, or more for a padded copy */
 	uint64_t ts;		/* adjusted timestamp */
 	int time_is_ns;		/* show sec.usec, not raw clock counts */
-	int has_clock;		/* the input names its clock (TRACECLOCK) */
+	int has_clock;		/* the input has a TRACECLOCK option */
 	const char *label;	/* line prefix (file or instance), or NULL */
 	const char *path;	/* the input file */
 	const char *buffer;	/* buffer name, "" for the top buffer */
@@ -177,7 +177,6 @@ void fast_table_free(struct fast_table *t);
  * state, bprint's failed flag): every such event must be printed in
  * stream order, on one handle. */
 int event_has_state(const struct tep_event *ev);
-int clock_is_time(const char *clock);
 void print_init(struct printer *p, struct outbuf *o,
 		const struct print_opts *opts);
 void print_done(struct printer *p);

@@ -131,3 +131,79 @@ expect_exit 0 $TDAT dump --clock tsc.dat
 assert_oracle "$OUT" trace-cmd dump --clock tsc.dat
 assert_grep '^		\[tsc2nsec\]$' "$OUT"
 round_trips tsc.dat
+
+step "the clock record decides how times show, in v6 and after v7"
+# trace-cmd reads v6's top clock record when there is a TRACECLOCK
+# option, and a word in either that is not a clock of time (boot,
+# counter, x86-tsc) makes it show raw counts; v7 has no record, so its
+# option alone decides.  An Android recording (samarxie_android.dat: an
+# empty option, "... mono_raw [boot]\n" in the record) showed raw counts
+# in v6 and seconds after v6 -> v7.  Made from it: every pair of option
+# and record below ('-': no option), the rest of the file unchanged.
+# clocked IN OUT OPTION RECORD
+clocked() {
+	python3 - "$@" <<'PY'
+import struct, sys
+src, out, opt, rec = sys.argv[1:5]
+text = lambda s: s.encode().replace(b'\\n', b'\n').replace(b'\\0', b'\0')
+d = open(src, 'rb').read()
+fly = d.index(b'flyrecord\0')
+start = d.rindex(b'options  \0', 0, fly)
+cpus = struct.unpack_from('<I', d, start - 4)[0]
+p, opts = start + 10, b''
+while struct.unpack_from('<H', d, p)[0]:
+    oid, size = struct.unpack_from('<HI', d, p)
+    v = d[p + 6:p + 6 + size]
+    p += 6 + size
+    if oid == 4:
+        if opt == '-':
+            continue
+        v = text(opt)
+    opts += struct.pack('<HI', oid, len(v)) + v
+assert p + 2 == fly, (p, fly)
+table = d[fly + 10:fly + 10 + 16 * cpus]
+first = min(struct.unpack_from('<Q', table, 16 * i)[0] for i in range(cpus))
+head = (d[:start + 10] + opts + b'\0\0flyrecord\0' + table +
+        struct.pack('<Q', len(text(rec))) + text(rec))
+assert len(head) <= first
+open(out, 'wb').write(head + bytes(first - len(head)) + d[first:])
+PY
+}
+for pair in "|local global counter uptime perf mono mono_raw [boot]\n" \
+	    "|[boot]" "|[local]" "|boot" "|" "-|[boot]" "junk\0|[counter]" \
+	    "[local]\0|[boot]" "[boot]\0|[local]" "[mono]\0|[x86-tsc]"; do
+	clocked "$FIX/external/samarxie_android.dat" clk.dat "${pair%%|*}" \
+		"${pair#*|}"
+	for o in "" "--ts-diff" "--raw-ts" "-t"; do
+		expect_exit 0 $TDAT report $o -i clk.dat
+		assert_tc_report "$OUT" $o -i clk.dat
+		cp "$OUT" want.txt
+		expect_exit 0 $TDAT convert -q -i clk.dat -o clk7.dat
+		expect_exit 0 $TDAT report $o -i clk7.dat
+		assert_same want.txt "$OUT"
+		assert_tc_report want.txt $o -i clk7.dat
+	done
+	round_trips clk.dat
+done
+# A v7 file trace-cmd 3.4 converted from such a v6 file has the empty
+# option and "boot" only in its BUFFER option: tdat's v6 of it writes
+# the record without brackets, so that it shows times as the v7 file.
+clocked "$FIX/external/samarxie_android.dat" clk.dat "" "[boot]"
+if tc34=$(tc34_oracle); then
+	"$tc34" convert -i clk.dat -o tc7.dat >/dev/null 2>&1 ||
+		fail "trace-cmd 3.4 cannot convert clk.dat"
+	for o in "" "--ts-diff" "--raw-ts"; do
+		expect_exit 0 $TDAT report $o -i tc7.dat
+		assert_tc_report "$OUT" $o -i tc7.dat
+		cp "$OUT" want.txt
+		expect_exit 0 $TDAT convert -q --file-version 6 -i tc7.dat \
+			-o tc76.dat
+		expect_exit 0 $TDAT report $o -i tc76.dat
+		assert_same want.txt "$OUT"
+		assert_tc_report want.txt $o -i tc76.dat
+	done
+	expect_exit 0 $TDAT dump --clock tc76.dat
+	assert_grep '^		boot$' "$OUT"
+else
+	echo "skipped: the v7 file of trace-cmd 3.4's convert: $tc34"
+fi

@@ -37,13 +37,7 @@ for f in "$FIX"/external/*.dat "$FIX"/tc291/*.dat; do
 		tc_copy c.dat tc.dat
 		expect_exit 0 $TDAT report -i c.dat
 		assert_tc_report "$OUT" -i tc.dat
-		# samarxie_android.dat's clock, "boot" (times shown raw), is
-		# in its v6 clock record only: a v7 file has none, so trace-cmd
-		# shows its v7 conversions in seconds, and so does tdat
-		case $n:$to in
-		samarxie_android.dat:*7*) ;;
-		*) assert_same want.txt "$OUT" ;;
-		esac
+		assert_same want.txt "$OUT"
 	done
 	if [ "$v" != 7 ]; then
 		expect_exit 0 $TDAT convert -q --file-version 6 -i "$f" -o v6.dat

@@ -464,10 +464,16 @@ static void test_v6_empty_version(void)
 	CU_ASSERT_EQUAL_FATAL(f->nbuffers, 1);
 	CU_ASSERT_STRING_EQUAL(f->buffers[0].clock, "boot");
 	CU_ASSERT_EQUAL(f->buffers[0].cpus[7].offset, 2453504);
-	CU_ASSERT_EQUAL_FATAL(f->nextra, 2);	/* the clock list, the version */
+	/* the version, the clock list, and (since the list's [boot] shows
+	 * times as raw counts where the empty TRACECLOCK option would not)
+	 * the option as it was and as v7 needs it */
+	CU_ASSERT_EQUAL_FATAL(f->nextra, 3);
 	CU_ASSERT_EQUAL(f->extra[0].id, TDAT_SECTION_V6_VERSION);
 	CU_ASSERT_EQUAL(f->extra[0].body.len, 8 + 4);
 	CU_ASSERT_EQUAL(f->extra[1].id, TDAT_SECTION_V6_CLOCKS);
+	CU_ASSERT_EQUAL(f->extra[2].id, TDAT_SECTION_V6_TRACECLOCK);
+	/* "v6" + NUL + u32 0; "v7" + NUL + u32 55 + the record and a NUL */
+	CU_ASSERT_EQUAL(f->extra[2].body.len, 3 + 4 + 3 + 4 + 55);
 	CU_ASSERT_PTR_NULL(tdat_note(f, 0));
 	tdat_close(f);
 }
