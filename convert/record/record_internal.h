@@ -69,6 +69,12 @@ int rec_set(struct rec_tracefs *t, const char *dir, const char *file,
 	    const char *value, struct tdat_error *err);
 int rec_set_own(struct rec_tracefs *t, const char *dir, const char *file,
 		const char *value, struct tdat_error *err);
+/* A setting of record's own that a recording can do without (some
+ * kernels refuse root such writes): as rec_set_own, but a refused write
+ * is forgotten, t->warn told why and what recording does without it
+ * (without), and 1 returned; -1 on any other failure. */
+int rec_try_own(struct rec_tracefs *t, const char *dir, const char *file,
+		const char *value, const char *without, struct tdat_error *err);
 /* The instance NAME made unless it exists (then it is someone's: used,
  * put back, kept). */
 int rec_use_instance(struct rec_tracefs *t, const char *name,

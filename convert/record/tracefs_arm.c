@@ -253,11 +253,10 @@ int rec_tracefs_leave_self_out(struct rec_tracefs *t,
 		/* added to the list (no truncation); put back even with -k:
 		 * the pids will belong to other processes */
 		if (!r && tfs_exists(dir, "set_event_notrace_pid") &&
-		    rec_set_own(t, dir, "set_event_notrace_pid",
-				(const char *)list.data, err))
-			r = rec_because(err, "the kernel refused to leave"
-					" record's own threads out (--no-filter"
-					" keeps them in)");
+		    rec_try_own(t, dir, "set_event_notrace_pid",
+				(const char *)list.data, "record's own threads"
+				" stay in the events", err) < 0)
+			r = -1;
 	}
 	tdat_bytes_free(&list);
 	return r ? -1 : 0;

@@ -210,6 +210,31 @@ int rec_set_own(struct rec_tracefs *t, const char *dir, const char *file,
 	return save(t, dir, file, 1, err) || tfs_write(dir, file, value, err);
 }
 
+int rec_try_own(struct rec_tracefs *t, const char *dir, const char *file,
+		const char *value, const char *without, struct tdat_error *err)
+{
+	int was_saved = is_saved(t, dir, file);
+	char line[sizeof(err->msg) + 200];
+	struct rec_saved *s;
+
+	if (save(t, dir, file, 1, err))
+		return -1;
+	if (!tfs_write(dir, file, value, err))
+		return 0;
+	/* refused: the file is as it was, nothing to put back */
+	if (!was_saved) {
+		s = &t->saved[--t->nsaved];
+		free(s->dir);
+		free(s->file);
+		free(s->value);
+	}
+	if (t->warn) {
+		snprintf(line, sizeof(line), "%s; %s", err->msg, without);
+		t->warn(line);
+	}
+	return 1;
+}
+
 int rec_tracefs_add_created(struct rec_tracefs *t, const char *name)
 {
 	char **v = realloc(t->created, (size_t)(t->ncreated + 1) *

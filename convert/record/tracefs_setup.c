@@ -115,7 +115,8 @@ static int prepare_buffer(struct rec_tracefs *t, const struct record_opts *o,
 	if (o->cpumask && rec_set(t, dir, "tracing_cpumask", o->cpumask, err))
 		return -1;
 	if (tfs_exists(dir, "buffer_percent") &&
-	    rec_set_own(t, dir, "buffer_percent", REC_BUFFER_PERCENT, err))
+	    rec_try_own(t, dir, "buffer_percent", REC_BUFFER_PERCENT,
+			"readers wake as the kernel's setting says", err) < 0)
 		return -1;
 	return 0;
 }

@@ -124,14 +124,73 @@ trace-cmd report --stat -i lim.dat 2>&1 | sed -n 's/^ *\([0-9]*\) bytes in size.
 while read -r n; do
 	[ "$n" -le $((24 * 1024)) ] || fail "-m 16: a CPU kept $n bytes"
 done <sizes.txt
-if [ -e "$T/buffer_subbuf_size_kb" ]; then
+# Some kernels refuse root a new sub-buffer size (EPERM), others allow
+# it: probed by writing 8 and putting the old size back.  Where it is
+# refused, record must say so in one line, exit 1, put back every file
+# and leave no output.
+subbuf=$T/buffer_subbuf_size_kb
+if [ ! -e "$subbuf" ]; then
+	echo "skipped --subbuf-size: this kernel has no $subbuf"
+elif old=$(cat "$subbuf") && (echo 8 >"$subbuf") 2>/dev/null; then
+	echo "$old" >"$subbuf" || fail "cannot put $subbuf back to $old"
 	expect_exit 0 $TDAT record -q --subbuf-size 8 -e sched -o sb.dat sleep 0.2
 	ps=$(od -An -tu4 -j14 -N4 sb.dat | tr -d ' ')
 	assert_eq 8192 "$ps" "page size with --subbuf-size 8"
 	events sb.dat >ev.txt
 	assert_grep "sched_switch: " ev.txt
+else
+	echo "skipped the 8 KiB recording: this kernel refuses root a new" \
+		"$subbuf; checked that record fails cleanly instead"
+	expect_exit 1 $TDAT record -q --subbuf-size 8 -e sched -o sb.dat sleep 0.2
+	assert_lines 1 "$ERR"
+	assert_grep "buffer_subbuf_size_kb: cannot write \"8\": " "$ERR"
+	assert_file_absent sb.dat
+	assert_file_absent sb.dat.rec
 fi
 assert_tracefs_same "after -M, -m, --subbuf-size"
+
+step "writes the kernel refuses"
+# Machines of one kind differ in what tracefs lets root write.  Here a
+# file refuses every write as such a kernel's does: in a mount namespace
+# of the command alone, a read-only bind mount of a copy of the file
+# lies over it.  A recording does without buffer_percent and without
+# leaving its own threads out (one warning each); --subbuf-size fails
+# cleanly; tracefs is put back either way.
+# refusing FILE... -- CMD...: CMD with each tracefs FILE refusing writes.
+refusing() {
+	local s="set -e" f
+
+	while [ "$1" != -- ]; do
+		cat "$T/$1" >"ro.$1"
+		f=$T/$1
+		s="$s; mount --bind '$PWD/ro.$1' '$f'"
+		s="$s; mount -o remount,ro,bind '$f'"
+		shift
+	done
+	shift
+	unshare -m sh -c "$s; exec \"\$@\"" sh "$@"
+}
+if ! refusing buffer_percent -- true 2>/dev/null; then
+	echo "skipped: no read-only bind mounts over tracefs files here (unshare -m)"
+else
+	expect_exit 0 refusing buffer_percent set_event_notrace_pid -- \
+		$TDAT record -q -e sched -o ro.dat sleep 0.2
+	assert_lines 2 "$ERR"
+	assert_grep "^tdat record: warning: .*/buffer_percent: cannot (open|write .*): Read-only file system; readers wake as the kernel's setting says$" "$ERR"
+	assert_grep "^tdat record: warning: .*/set_event_notrace_pid: cannot (open|write .*): Read-only file system; record's own threads stay in the events$" "$ERR"
+	events ro.dat >ev.txt
+	assert_grep "sched_switch: " ev.txt
+	assert_tracefs_same "after refused buffer_percent and set_event_notrace_pid"
+	if [ -e "$T/buffer_subbuf_size_kb" ]; then
+		expect_exit 1 refusing buffer_subbuf_size_kb -- \
+			$TDAT record -q --subbuf-size 8 -e sched -o ro2.dat sleep 0.2
+		assert_lines 1 "$ERR"
+		assert_grep "buffer_subbuf_size_kb: cannot (open|write \"8\"): Read-only file system$" "$ERR"
+		assert_file_absent ro2.dat
+		assert_file_absent ro2.dat.rec
+		assert_tracefs_same "after a refused --subbuf-size"
+	fi
+fi
 
 step "lost events: per-CPU stats and the missed-event markers"
 expect_exit 0 $TDAT record -q -b 16 -e sched -e raw_syscalls -o lost.dat \
