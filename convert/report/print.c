@@ -161,6 +161,22 @@ static void put_diff(struct printer *p, const struct event_view *e)
 	p->prev_ts = ts;
 }
 
+/*
+ * The first three latency flags as trace-cmd 3.4 (libtraceevent 1.9)
+ * prints them, seen on every value of the flags byte: kernels since 6.12
+ * use bit 0x02, once "irqs not supported" ('X' in libtraceevent 1.7), for
+ * a lazy need-resched.  'd' irqs off; 'N' need-resched, else 'L' lazy;
+ * 'H' hard and soft irq, 'h' hard, 's' soft (NMI and the other bits show
+ * nothing).
+ */
+static void flags34(char *s, int flags)
+{
+	s[0] = flags & 0x01 ? 'd' : '.';
+	s[1] = flags & 0x04 ? 'N' : flags & 0x02 ? 'L' : '.';
+	s[2] = (flags & 0x18) == 0x18 ? 'H' : flags & 0x08 ? 'h' :
+	       flags & 0x10 ? 's' : '.';
+}
+
 /* -l: irqs-off, need-resched, irq context and preempt depth flags; -R
  * shows the raw flags byte instead. */
 static void put_latency(struct printer *p, const struct event_view *e)
@@ -174,6 +190,8 @@ static void put_latency(struct printer *p, const struct event_view *e)
 	trace_seq_reset(seq);
 	tep_print_event(e->tep, seq, e->rec, "%s", TEP_PRINT_LATENCY);
 	trace_seq_terminate(seq);
+	if (p->opts.layout34 && seq->len >= 3)
+		flags34(seq->buffer, tep_data_flags(e->tep, e->rec));
 	outbuf_put(p->o, seq->buffer, seq->len);
 }
 

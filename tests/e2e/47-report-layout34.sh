@@ -36,3 +36,39 @@ for f in "$FIX"/*.dat "$FIX"/external/alexiusmd.dat; do
 done
 expect_exit 0 $TDAT report --layout 3.4 -i "$FIX/v7-zstd-sched-irq-tc34.dat"
 assert_grep '^ +[^ ]+-[0-9]+ +\[00[01]\] d\.\.2\. +[0-9]+\.[0-9]{6}: sched_switch: ' "$OUT"
+
+step "the latency flags, every value of the flags byte"
+# Kernels since 6.12 set bit 0x02 for a lazy need-resched, which 3.4's
+# libtraceevent shows as 'L' and Debian 12's as 'X' (irqs not
+# supported).  A copy of a fixture whose events take the flags byte
+# values 0 to 255 in turn; every line as 3.4 prints it.
+python3 - "$FIX/v6-sched-irq.dat" flags.dat <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+fly = d.index(b'flyrecord\0')
+k = 0
+for c in range(2):
+    off, size = struct.unpack_from('<QQ', d, fly + 10 + 16 * c)
+    for p in range(off, off + size, 4096):
+        q = p + 16
+        end = q + (struct.unpack_from('<Q', d, p + 8)[0] & 0xfffff)
+        while q < end:
+            h = struct.unpack_from('<I', d, q)[0]
+            tl = h & 31
+            if tl == 0:
+                data, q = q + 8, q + 4 + struct.unpack_from('<I', d, q + 4)[0]
+            elif tl <= 28:
+                data, q = q + 4, q + 4 + 4 * tl
+            elif tl in (29, 30):
+                data, q = None, q + 8
+            else:
+                data, q = None, q + 4 + struct.unpack_from('<I', d, q + 4)[0]
+            if data is not None:
+                d[data + 2] = k % 256
+                k += 1
+assert k >= 256, k
+open(sys.argv[2], 'wb').write(d)
+PY
+expect_exit 0 $TDAT report --layout 3.4 -N -i flags.dat
+assert_oracle "$OUT" "$tc34" report -N -i flags.dat
+assert_grep '\] \.L\.' "$OUT"
