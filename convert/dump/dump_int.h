@@ -75,6 +75,7 @@ int dump_systems(struct dump *d, struct dsrc *s);
 int dump_kallsyms(struct dump *d, struct dsrc *s);
 int dump_printk(struct dump *d, struct dsrc *s);
 int dump_cmdlines(struct dump *d, struct dsrc *s);
+int dump_modules(struct dump *d, struct dsrc *s);
 
 /* options.c: 1 with *n when option id is a CPUCOUNT that holds a
  * count; one that holds none is said in a warning. */

@@ -127,3 +127,16 @@ int dump_cmdlines(struct dump *d, struct dsrc *s)
 	say(d, DUMP_CMDLINES, "\n");
 	return 0;
 }
+
+/* The modules section (trace-cmd 3.4): /proc/modules as it was, the
+ * whole body. */
+int dump_modules(struct dump *d, struct dsrc *s)
+{
+	uint64_t size = s->mem ? s->len - s->pos : 0;
+
+	say(d, DUMP_SUMMARY, "\t[Saved modules]\n");
+	if (d_text(d, s, size, DUMP_SUMMARY, "saved modules"))
+		return -1;
+	say(d, DUMP_SUMMARY, "\n[%llu bytes]\n", (unsigned long long)size);
+	return 0;
+}

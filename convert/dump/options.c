@@ -18,9 +18,9 @@ static const char *const names[] = {
 	[TDAT_OPT_KALLSYMS] = "KALLSYMS", [TDAT_OPT_PRINTK] = "PRINTK",
 	[TDAT_OPT_CMDLINES] = "CMDLINES",
 	[TDAT_OPT_BUFFER_TEXT] = "BUFFER TEXT",
-	[TDAT_OPT_BTF_FILE] = "BTF FILE",
-	[TDAT_OPT_LAST_BOOT_INFO] = "LAST BOOT INFO",
-	[TDAT_OPT_MODULES_FILE] = "MODULES FILE",
+	/* trace-cmd 3.4's names; it knows no BTF_FILE option */
+	[TDAT_OPT_LAST_BOOT_INFO] = "LAST_BOOT_INFO",
+	[TDAT_OPT_MODULES_FILE] = "MODULES_FILE",
 };
 
 const char *dump_option_name(uint16_t id)
@@ -34,7 +34,7 @@ const char *dump_option_name(uint16_t id)
 static int points_at_section(uint16_t id)
 {
 	return (id >= TDAT_OPT_HEADER_INFO && id <= TDAT_OPT_CMDLINES) ||
-	       id == TDAT_OPT_BTF_FILE || id == TDAT_OPT_MODULES_FILE;
+	       id == TDAT_OPT_MODULES_FILE;
 }
 
 /* Text options: up to the first NUL, within size. */
@@ -84,7 +84,10 @@ static void payload(struct dump *d, uint16_t id, const uint8_t *data,
 		break;
 	case TDAT_OPT_DATE: case TDAT_OPT_CPUSTAT: case TDAT_OPT_UNAME:
 	case TDAT_OPT_HOOK: case TDAT_OPT_OFFSET: case TDAT_OPT_VERSION:
-	case TDAT_OPT_PROCMAPS: case TDAT_OPT_LAST_BOOT_INFO:
+	case TDAT_OPT_PROCMAPS:
+		text(d, DUMP_OPTIONS, data, size);
+		break;
+	case TDAT_OPT_LAST_BOOT_INFO:	/* its text ends with a newline */
 		text(d, DUMP_OPTIONS, data, size);
 		break;
 	case TDAT_OPT_TRACEID:
@@ -124,6 +127,12 @@ int dump_option(struct dump *d, uint16_t id, const uint8_t *data,
 	if (id == TDAT_OPT_BUFFER)
 		m |= DUMP_FLYRECORD;
 	d->facts.noptions++;
+	if (id >= sizeof(names) / sizeof(names[0]) || !names[id]) {
+		/* BTF_FILE (23) among them, as trace-cmd prints it */
+		say(d, m, " %u %u\t[Unknown option, size - skipping]\n", id,
+		    size);
+		return 0;
+	}
 	if (points_at_section(id) && size >= 8) {
 		say(d, m, "\t\t[Option %s, %u bytes] @ %llu\n",
 		    dump_option_name(id), size,

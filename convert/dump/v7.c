@@ -138,6 +138,14 @@ static void print_strings(const struct dump *d)
 		    (char *)d->strings + i, (unsigned long long)i);
 }
 
+/* The section ids trace-cmd 3.4 knows. */
+static int known_section(uint16_t id)
+{
+	return id == TDAT_OPT_DONE || id == TDAT_OPT_BUFFER ||
+	       (id >= TDAT_OPT_STRINGS && id <= TDAT_OPT_BTF_FILE) ||
+	       id == TDAT_OPT_MODULES_FILE;
+}
+
 static void print_list(struct dump *d, const struct sect *v, int n)
 {
 	uint32_t c, u;
@@ -146,6 +154,9 @@ static void print_list(struct dump *d, const struct sect *v, int n)
 	for (i = 0; i < n; i++) {
 		struct dsrc s = { .pos = v[i].offset + 16 };
 
+		if (!known_section(v[i].id))
+			say(d, DUMP_SECTIONS, "Unknown section id %u: %s",
+			    v[i].id, describe(d, v[i].string_id));
 		say(d, DUMP_SECTIONS, "\t[Section %2u @ %-16llu\t\"%s\","
 		    " flags 0x%x, ", v[i].id,
 		    (unsigned long long)v[i].offset,
@@ -213,9 +224,32 @@ static int buffer_option(struct dump *d, const uint8_t *p, uint32_t size,
 	return 0;
 }
 
-/* One options section; *next is its DONE's, meta[] the sections named. */
+/* The metadata sections the options name, in the order they name them
+ * (trace-cmd prints them last first). */
+#define META_REFS 64
+struct meta_refs {
+	int n;
+	uint16_t id[META_REFS];
+	uint64_t off[META_REFS];
+};
+
+/* Those trace-cmd 3.4 prints: 16 to 21 and the modules (25). */
+static void note_meta(struct dump *d, struct meta_refs *m, uint16_t id,
+		      const uint8_t *data, uint32_t size)
+{
+	int known = (id >= TDAT_META_FIRST &&
+		     id < TDAT_META_FIRST + TDAT_META_V6_COUNT) ||
+		    id == TDAT_OPT_MODULES_FILE;
+
+	if (!known || size < 8 || m->n == META_REFS)
+		return;
+	m->id[m->n] = id;
+	m->off[m->n++] = d_get64(d, data);
+}
+
+/* One options section; *next is its DONE's, meta the sections named. */
 static int options_section(struct dump *d, uint64_t off, uint64_t *next,
-			   uint64_t *meta)
+			   struct meta_refs *meta)
 {
 	struct sect x;
 	struct dsrc s;
@@ -252,9 +286,7 @@ static int options_section(struct dump *d, uint64_t off, uint64_t *next,
 			r = buffer_option(d, data, size, at);
 		else
 			dump_option(d, id, data, size, at);
-		if (id >= TDAT_META_FIRST && id < TDAT_META_FIRST +
-		    TDAT_META_V6_COUNT && size >= 8)
-			meta[id - TDAT_META_FIRST] = d_get64(d, data);
+		note_meta(d, meta, id, data, size);
 		if (dump_cpucount(d, id, data, size, s.mem ? at : at + 6,
 				  &n) &&
 		    n > d->facts.cpus)
@@ -276,29 +308,33 @@ static int options_section(struct dump *d, uint64_t off, uint64_t *next,
 
 typedef int (*part_fn)(struct dump *d, struct dsrc *s);
 
-/* The metadata sections, last id first as trace-cmd prints them. */
-static int metadata(struct dump *d, const uint64_t *meta)
+/* The metadata sections, the last named first as trace-cmd prints them. */
+static int metadata(struct dump *d, const struct meta_refs *meta)
 {
-	static const part_fn fns[] = { dump_headers, dump_ftrace,
-		dump_systems, dump_kallsyms, dump_printk, dump_cmdlines };
-	static const unsigned masks[] = { DUMP_HEAD_PAGE | DUMP_HEAD_EVENT,
-		DUMP_FTRACE, DUMP_SYSTEMS | DUMP_EVENTS, DUMP_KALLSYMS,
-		DUMP_PRINTK, DUMP_CMDLINES };
+	static const part_fn fns[TDAT_META_COUNT] = { dump_headers,
+		dump_ftrace, dump_systems, dump_kallsyms, dump_printk,
+		dump_cmdlines, [TDAT_META_MODULES] = dump_modules };
+	static const unsigned masks[TDAT_META_COUNT] = {
+		DUMP_HEAD_PAGE | DUMP_HEAD_EVENT, DUMP_FTRACE,
+		DUMP_SYSTEMS | DUMP_EVENTS, DUMP_KALLSYMS, DUMP_PRINTK,
+		DUMP_CMDLINES };
 	struct sect x;
 	struct dsrc s;
 	uint8_t *owned;
-	int i, r;
+	int k, i, r;
 
-	for (i = TDAT_META_V6_COUNT - 1; i >= 0; i--) {
-		if (!meta[i])
-			continue;
-		if (section_header(d, meta[i], &x))
+	for (k = meta->n - 1; k >= 0; k--) {
+		i = meta->id[k] - TDAT_META_FIRST;
+		if (section_header(d, meta->off[k], &x))
 			return -1;
-		if (x.id != TDAT_META_FIRST + i)
-			return tdat_fail(&d->err, d->path, meta[i], "section"
-					 " %u where section %d should be",
-					 x.id, TDAT_META_FIRST + i);
-		section_line(d, masks[i], &x);
+		if (x.id != meta->id[k])
+			return tdat_fail(&d->err, d->path, meta->off[k],
+					 "section %u where section %u should"
+					 " be", x.id, meta->id[k]);
+		/* (3.4 has no part of its own for the modules: --all) */
+		if (i != TDAT_META_MODULES || d->parts == DUMP_ALL)
+			section_line(d, i == TDAT_META_MODULES ? DUMP_ALL :
+					masks[i], &x);
 		if (body(d, &x, &s, &owned))
 			return -1;
 		r = fns[i](d, &s);
@@ -311,7 +347,8 @@ static int metadata(struct dump *d, const uint64_t *meta)
 
 static int walk(struct dump *d, uint64_t first, struct sect *v, int n)
 {
-	uint64_t meta[TDAT_META_V6_COUNT] = { 0 }, off = first, next;
+	struct meta_refs meta = { 0 };
+	uint64_t off = first, next;
 	int hops = 0;
 
 	print_strings(d);
@@ -320,13 +357,13 @@ static int walk(struct dump *d, uint64_t first, struct sect *v, int n)
 		if (++hops > n + 1)
 			return tdat_fail(&d->err, d->path, off, "the options"
 					 " sections make a loop");
-		if (options_section(d, off, &next, meta))
+		if (options_section(d, off, &next, &meta))
 			return -1;
 		off = next;
 	}
 	say(d, DUMP_SUMMARY | DUMP_OPTIONS, "\t[%d options]\n",
 	    d->facts.noptions);
-	if (metadata(d, meta))
+	if (metadata(d, &meta))
 		return -1;
 	say(d, DUMP_SUMMARY | DUMP_SECTIONS, "\t[%d sections]\n", n);
 	return 0;

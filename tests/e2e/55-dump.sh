@@ -124,6 +124,16 @@ else
 	echo "skipped the zlib part: $tc34"
 fi
 
+step "options and sections trace-cmd does not know, as it prints them"
+# (an option id 200, a section id 40: mkvariant --unknown), v6 and v7
+for f in "$FIX/v6-sched-irq.dat" "$FIX/v7-zstd-sched-irq.dat"; do
+	"$(dirname "$TDAT")/tools/mkvariant" --unknown "$f" unknown.dat
+	expect_exit 0 "$TDAT" dump --all -i unknown.dat
+	assert_oracle "$OUT" trace-cmd dump --all -i unknown.dat
+	assert_grep '^ 200 23	\[Unknown option, size - skipping\]$' "$OUT"
+done
+assert_grep '^Unknown section id 40: section from the future	\[Section 40 @' "$OUT"
+
 # No fixture holds the options of host and guest recordings: copies of a
 # fixture get them from tests/tools/mkodd, with payloads written here,
 # among them the short and broken ones trace-cmd checks.
