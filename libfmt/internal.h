@@ -146,6 +146,10 @@ int v6places_find(const struct tdat_file *m, const char *name,
 int v6version_keep(struct tdat_file *f, const char *text);
 int v6version_find(const struct tdat_file *m, char *buf, size_t cap,
 		   struct tdat_error *err);
+/* lastboot.c: a malformed LAST_BOOT_INFO option (id) at off becomes a
+ * note of f; -1 out of memory. */
+int lastboot_check(struct tdat_file *f, uint16_t id, const uint8_t *d,
+		   uint32_t size, uint64_t off);
 /* shownclock.c: the clock a v6 reader shows times by, from the option's
  * word and the top clock record's ("" when none). */
 const char *shown_clock_pick(const char *option, const char *record);

@@ -143,6 +143,7 @@ int options_parse_v6(struct tdat_file *f, uint64_t *pos,
 			r = v6_buffer_option(f, data.data, size, *pos + 6, err);
 		else
 			r = cpucount_option(f, id, data.data, size, *pos + 6) ||
+			    lastboot_check(f, id, data.data, size, *pos + 6) ||
 			    options_add(f, id, size, data.data) ?
 			    oom(f, *pos, err) : 0;
 		tdat_blob_free(&data);
@@ -291,6 +292,7 @@ static int v7_option(struct tdat_file *f, uint16_t id, const uint8_t *d,
 		return 0;
 	}
 	return cpucount_option(f, id, d, size, off) ||
+	       lastboot_check(f, id, d, size, off) ||
 	       options_add(f, id, size, d) ? oom(f, off, err) : 0;
 }
 

@@ -8,6 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "libfmt/internal.h"
+#include "libfmt/metabuild.h"
+
+/* Notes kept for a file (file_note), then one "more" line. */
+#define MAX_NOTES 16
 
 static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
 				   'i', 'n', 'g' };
@@ -408,6 +412,36 @@ static int read_v7_part(struct tdat_file *f, int i,
 	return meta_check_v7(f, i, &f->meta[i], h->offset, 1, err);
 }
 
+/*
+ * The BTF and modules sections (trace-cmd 3.4) say nothing readers need
+ * to read the events: one that cannot be read is left out, with a note.
+ * 0, or -1 when another part failed (or memory ran out).
+ */
+static int leave_out(struct tdat_file *f, int i, struct tdat_error *err)
+{
+	struct tdat_priv *p = f->priv;
+	char *line, **v;
+	size_t n;
+
+	if ((i != TDAT_META_BTF && i != TDAT_META_MODULES) || err->memory ||
+	    p->nnotes >= MAX_NOTES)
+		return -1;
+	tdat_meta_drop(f, i);
+	n = strlen(err->msg) + 64;
+	line = malloc(n);
+	v = line ? realloc(p->notes, (size_t)(p->nnotes + 1) * sizeof(*v))
+		 : NULL;
+	if (!v) {
+		free(line);
+		return tdat_fail_nooff(err, f->path, "out of memory");
+	}
+	snprintf(line, n, "%s: the %s section is left out", err->msg,
+		 i == TDAT_META_BTF ? "BTF" : "modules");
+	p->notes = v;
+	v[p->nnotes++] = line;
+	return 0;
+}
+
 static int read_v7_meta(struct tdat_file *f, const struct option_sink *sink,
 			unsigned flags, struct tdat_error *err)
 {
@@ -418,13 +452,19 @@ static int read_v7_meta(struct tdat_file *f, const struct option_sink *sink,
 
 		if (!sink->meta_offset[i])
 			continue;
-		if (section_read_header(f, sink->meta_offset[i], &h, err))
-			return -1;
-		if (h.id != TDAT_META_FIRST + i)
-			return tdat_fail(err, f->path, h.offset, "expected"
-					 " section %d, found %u",
-					 TDAT_META_FIRST + i, h.id);
-		if (read_v7_part(f, i, &h, flags, err))
+		if (section_read_header(f, sink->meta_offset[i], &h, err)) {
+			if (leave_out(f, i, err))
+				return -1;
+			continue;
+		}
+		if (h.id != TDAT_META_FIRST + i) {
+			tdat_fail(err, f->path, h.offset, "expected section"
+				  " %d, found %u", TDAT_META_FIRST + i, h.id);
+			if (leave_out(f, i, err))
+				return -1;
+			continue;
+		}
+		if (read_v7_part(f, i, &h, flags, err) && leave_out(f, i, err))
 			return -1;
 	}
 	return meta_parse_header_page(f, sink->meta_offset[TDAT_META_HEADERS] ?
@@ -570,7 +610,6 @@ struct tdat_file *tdat_open_header(const char *path, struct tdat_error *err)
 }
 
 /* A hostile file may need thousands: past this many, one says so. */
-#define MAX_NOTES 16
 
 int file_note(struct tdat_file *f, uint64_t off, const char *what)
 {

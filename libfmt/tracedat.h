@@ -342,6 +342,46 @@ int32_t tdat_guest_task(const struct tdat_guest *g, uint32_t k);
 int tdat_opt_tsc2nsec(const struct tdat_file *f, struct tdat_tsc2nsec *t);
 
 /*
+ * A LAST_BOOT_INFO option (lastboot.c): instance's pages are from the
+ * boot before this file's kallsyms were read, and this says where that
+ * boot's kernel was: a text delta (kernels 6.12-6.14: this boot's
+ * addresses minus the last boot's), or the last boot's _text and its
+ * modules' addresses (6.15 on), or nothing to move ("# Current").
+ */
+enum tdat_boot_kind {
+	TDAT_BOOT_UNSET, TDAT_BOOT_CURRENT, TDAT_BOOT_DELTA, TDAT_BOOT_TEXT
+};
+struct tdat_boot_module {
+	uint64_t addr;		/* where it was loaded in the last boot */
+	char name[64];
+};
+struct tdat_last_boot {
+	char instance[256];	/* the buffer it is about */
+	enum tdat_boot_kind kind;
+	int64_t text_delta, data_delta;	/* TDAT_BOOT_DELTA */
+	uint64_t old_text;		/* TDAT_BOOT_TEXT */
+	size_t nmods;
+	struct tdat_boot_module *mods;	/* TDAT_BOOT_TEXT */
+};
+/* Parse an option's payload (size bytes, its NUL included): 0, or -1
+ * with why it is malformed in why.  Free with tdat_last_boot_free. */
+int tdat_last_boot_parse(const char *text, size_t size,
+			 struct tdat_last_boot *lb, char *why, size_t cap);
+void tdat_last_boot_free(struct tdat_last_boot *lb);
+/* The next well-formed LAST_BOOT_INFO option from option *pos on (start
+ * at 0): 1 with it in *lb (to free), 0 when there is none. */
+int tdat_last_boot_next(const struct tdat_file *f, int *pos,
+			struct tdat_last_boot *lb);
+/*
+ * The kallsyms by which f's events are named (bootsyms.c): the file's
+ * own, or, where a buffer with data holds the last boot's pages, those
+ * symbols moved to where they were in that boot.  *owned is then the
+ * text to free, NULL when text points into f.
+ */
+int tdat_event_kallsyms(const struct tdat_file *f, const char **text,
+			size_t *len, char **owned, struct tdat_error *err);
+
+/*
  * The timestamps readers show (tsadjust.c): raw record times scaled by
  * TSC2NSEC ((ts * mult) >> shift, its offset field unused), then plus
  * DATE * 1000 + OFFSET nanoseconds, as trace-cmd report does.  Applets

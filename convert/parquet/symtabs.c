@@ -6,6 +6,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "convert/parquet/parquet_internal.h"
 #include "libfmt/tracedat.h"
@@ -160,24 +161,29 @@ static int each_line(struct symtab *x, const struct tdat_file *f,
 {
 	struct tdat_error err;
 	const char *text, *nl;
+	char *moved = NULL;
 	size_t len, n;
+	int r = 0;
 
 	if (!tdat_meta_has(f, m))
 		return 0;
-	if (tdat_meta_text(f, m, &text, &len, &err)) {
+	/* kallsyms as the events' boot had them (a last boot's buffer) */
+	if (m == TDAT_META_KALLSYMS ?
+	    tdat_event_kallsyms(f, &text, &len, &moved, &err) :
+	    tdat_meta_text(f, m, &text, &len, &err)) {
 		snprintf(x->ts->err, sizeof(x->ts->err), "%s", err.msg);
 		return -1;
 	}
-	while (len) {
+	while (len && !r) {
 		nl = memchr(text, '\n', len);
 		n = nl ? (size_t)(nl - text) : len;
-		if (n && row(x, text, n))
-			return -1;
+		r = n && row(x, text, n);
 		n += nl != NULL;
 		text += n;
 		len -= n;
 	}
-	return 0;
+	free(moved);
+	return r ? -1 : 0;
 }
 
 int symtabs_write(struct tables *ts, const struct tdat_file *f,

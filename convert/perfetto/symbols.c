@@ -110,11 +110,13 @@ static int put_names(struct pb *b, struct pf_syms *set,
 {
 	const char *text, *nl;
 	size_t len, n, at, nlen;
+	char *moved;
 	uint64_t a;
 
 	if (!set->n || !tdat_meta_has(f, TDAT_META_KALLSYMS))
 		return 0;
-	if (tdat_meta_text(f, TDAT_META_KALLSYMS, &text, &len, err))
+	/* kallsyms as the events' boot had them (a last boot's buffer) */
+	if (tdat_event_kallsyms(f, &text, &len, &moved, err))
 		return -1;
 	for (; len; text += n, len -= n) {
 		nl = memchr(text, '\n', len);
@@ -128,6 +130,7 @@ static int put_names(struct pb *b, struct pf_syms *set,
 		}
 		n += nl != NULL;
 	}
+	free(moved);
 	return 0;
 }
 

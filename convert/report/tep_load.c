@@ -48,16 +48,19 @@ static int load_text(struct tep_handle *tep, const struct tdat_file *f,
 {
 	const char *text;
 	size_t len;
-	char *s;
+	char *s, *moved = NULL;
 
-	if (tdat_meta_text(f, m, &text, &len, err))
+	/* kallsyms as the events' boot had them (a last boot's buffer) */
+	if (m == TDAT_META_KALLSYMS ?
+	    tdat_event_kallsyms(f, &text, &len, &moved, err) :
+	    tdat_meta_text(f, m, &text, &len, err))
 		return -1;
 	if (!len)
 		return 0;
 	if (m == TDAT_META_PRINTK && tepfmt_cuts_pointers(tep))
 		s = tepfmt_widen_printk(text, len);
 	else
-		s = text_copy(text, len);
+		s = moved ? moved : text_copy(text, len);
 	if (!s)
 		return -1;
 	if (m == TDAT_META_KALLSYMS)

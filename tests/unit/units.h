@@ -51,4 +51,5 @@ void suite_fastfmt(void);
 void suite_pfencode(void);
 void suite_pfbundle(void);
 void suite_readahead(void);
+void suite_lastboot(void);
 #endif
