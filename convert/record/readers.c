@@ -284,8 +284,9 @@ static int open_stream(struct stream *s, struct tdat_error *err)
 {
 	const struct reader_spec *sp = s->spec;
 
-	if (snprintf(s->raw_path, sizeof(s->raw_path),
-		     "%s/per_cpu/cpu%d/trace_pipe_raw", sp->dir, sp->cpu) >=
+	if (snprintf(s->raw_path, sizeof(s->raw_path), "%s/per_cpu/cpu%d/%s",
+		     sp->dir, sp->cpu,
+		     sp->raw_name ? sp->raw_name : "trace_pipe_raw") >=
 	    (int)sizeof(s->raw_path))
 		return tdat_errorf(err, "%s: path too long", sp->dir);
 	s->raw = open(s->raw_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);

@@ -143,12 +143,14 @@ int rec_date_offset(const char *dir, const struct tdat_file *m,
 
 struct readers;
 
-/* One stream to read: dir/per_cpu/cpuCPU/trace_pipe_raw -> path. */
+/* One stream to read: dir/per_cpu/cpuCPU/trace_pipe_raw (or raw_name
+ * there: extract -s reads snapshot_raw) -> path. */
 struct reader_spec {
 	char dir[PATH_MAX];
 	int cpu;
 	char path[PATH_MAX];
 	uint32_t page_size;
+	const char *raw_name;	/* NULL: trace_pipe_raw */
 };
 
 /*
@@ -177,6 +179,30 @@ void readers_free(struct readers *r);
 
 /* 1 if some file could not be cut to -m's limit (file system). */
 int readers_limit_failed(const struct readers *r);
+
+/* ---- streams.c: the streams and manifest of OUT.rec/ ---- */
+
+/* The buffers read (names[i]: "" the top, else an instance) and their
+ * per-CPU streams; spec_buf[k] is stream k's index into names. */
+struct rec_streams {
+	int nnames;
+	const char **names;	/* malloc'd array; the names are not owned */
+	const char *raw_name;	/* the file readers read, NULL: trace_pipe_raw */
+	int n;
+	struct reader_spec *specs;
+	int *spec_buf;
+};
+/* One stream per CPU directory (of ncpus) of every buffer; every
+ * buffer's sub-buffers must be page_size. */
+int rec_streams_plan(struct rec_streams *s, const char *top,
+		     const char *recdir, int ncpus, uint32_t page_size,
+		     struct tdat_error *err);
+/* OUT.rec/manifest and OUT.rec/output (record.h), written atomically. */
+int rec_streams_manifest(const struct rec_streams *s, const char *top,
+			 const char *recdir, int ncpus, uint32_t page_size,
+			 int latency, int version, enum tdat_codec codec,
+			 struct tdat_error *err);
+void rec_streams_free(struct rec_streams *s);
 
 /* ---- recdir.c ---- */
 
@@ -207,9 +233,7 @@ struct rec_session {
 	int recdir_made;
 	struct tdat_file *meta;
 	int ncpus;
-	int nspecs;
-	struct reader_spec *specs;
-	int *spec_buf;		/* index into o->bufs of each stream */
+	struct rec_streams st;	/* the recorded buffers' streams */
 	struct readers *rd;
 	int tracing;
 	int latency;		/* a latency tracer: the "trace" text */

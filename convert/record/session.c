@@ -21,94 +21,33 @@ static void warn_line(const char *msg)
 	fprintf(stderr, "tdat record: warning: %s\n", msg);
 }
 
-/* One reader per CPU of every recorded buffer; files cpuN (top) and
- * NAME.cpuN (instances: the dot keeps them apart from the top's). */
-static int plan_streams(struct rec_session *s, struct tdat_error *err)
+/* The recorded buffers, the top first if it is one. */
+static int recorded_names(struct rec_session *s, struct tdat_error *err)
 {
 	const struct record_opts *o = s->o;
-	char rel[64];
-	int i, cpu, n = 0;
+	int i;
 
-	s->specs = calloc((size_t)o->nbufs * (size_t)s->ncpus,
-			  sizeof(*s->specs));
-	s->spec_buf = calloc((size_t)o->nbufs * (size_t)s->ncpus,
-			     sizeof(*s->spec_buf));
-	if (!s->specs || !s->spec_buf)
+	s->st.names = calloc((size_t)o->nbufs, sizeof(*s->st.names));
+	if (!s->st.names)
 		return tdat_errorf(err, "out of memory");
-	for (i = 0; i < o->nbufs; i++) {
-		if (!rec_recorded(o, i))
-			continue;
-		for (cpu = 0; cpu < s->ncpus; cpu++) {
-			struct reader_spec *sp = &s->specs[n];
-
-			if (rec_buffer_dir(&s->t, o->bufs[i].name, sp->dir,
-					   sizeof(sp->dir), err))
-				return -1;
-			snprintf(rel, sizeof(rel), "per_cpu/cpu%d", cpu);
-			if (!tfs_exists(sp->dir, rel))
-				continue;
-			if (sysmeta_page_size(sp->dir, &sp->page_size, err))
-				return -1;
-			if (sp->page_size != s->meta->page_size)
-				return tdat_errorf(err, "buffer \"%s\" has %u-byte"
-					    " sub-buffers, not %u like the"
-					    " others", o->bufs[i].name,
-					    sp->page_size, s->meta->page_size);
-			sp->cpu = cpu;
-			if (snprintf(sp->path, sizeof(sp->path), "%s/%s%scpu%d",
-				     s->recdir, o->bufs[i].name,
-				     i ? "." : "", cpu) >= (int)sizeof(sp->path))
-				return tdat_errorf(err, "%s: path too long", s->recdir);
-			s->spec_buf[n++] = i;
-		}
-	}
-	s->nspecs = n;
+	for (i = 0; i < o->nbufs; i++)
+		if (rec_recorded(o, i))
+			s->st.names[s->st.nnames++] = o->bufs[i].name;
 	return 0;
 }
 
-/* Text of the manifest (record.h). */
+/* One reader per CPU of every recorded buffer (streams.c). */
+static int plan_streams(struct rec_session *s, struct tdat_error *err)
+{
+	return rec_streams_plan(&s->st, s->t.top, s->recdir, s->ncpus,
+				s->meta->page_size, err);
+}
+
 static int write_manifest(struct rec_session *s, struct tdat_error *err)
 {
-	const struct record_opts *o = s->o;
-	size_t cap = 256 + (size_t)(o->nbufs + s->nspecs) * (PATH_MAX + 64);
-	char *text = malloc(cap), clock[64], dir[PATH_MAX];
-	size_t len;
-	int i, r;
-
-	if (!text)
-		return tdat_errorf(err, "out of memory");
-	len = (size_t)snprintf(text, cap, "tdat-recording 1\n"
-			       "page_size %u\n", s->meta->page_size);
-	for (i = 0; i < o->nbufs; i++) {
-		if (!rec_recorded(o, i))
-			continue;
-		if (rec_buffer_dir(&s->t, o->bufs[i].name, dir, sizeof(dir),
-				   err) ||
-		    sysmeta_clock(dir, clock, sizeof(clock), err)) {
-			free(text);
-			return -1;
-		}
-		len += (size_t)snprintf(text + len, cap - len,
-					"buffer %s clock %s cpus %d%s\n",
-					i ? o->bufs[i].name : "-", clock,
-					s->ncpus, s->latency ?
-					" latency " REC_LATENCY_FILE : "");
-	}
-	for (i = 0; i < s->nspecs; i++) {
-		const char *file = strrchr(s->specs[i].path, '/') + 1;
-		int b = s->spec_buf[i];
-
-		len += (size_t)snprintf(text + len, cap - len, "cpu %s %d %s\n",
-					b ? o->bufs[b].name : "-",
-					s->specs[i].cpu, file);
-	}
-	r = recdir_write_text(s->recdir, "manifest", text, err);
-	/* what restore should make of it (record.h) */
-	snprintf(text, cap, "%d %s\n", o->version, tdat_codec_name(o->codec));
-	if (!r)
-		r = recdir_write_text(s->recdir, "output", text, err);
-	free(text);
-	return r;
+	return rec_streams_manifest(&s->st, s->t.top, s->recdir, s->ncpus,
+				    s->meta->page_size, s->latency,
+				    s->o->version, s->o->codec, err);
 }
 
 /* --date's DATE option (microseconds from the trace clock to the wall
@@ -168,12 +107,9 @@ static void free_session(struct rec_session *s)
 	if (s->rd)
 		readers_free(s->rd);
 	tdat_close(s->meta);
-	free(s->specs);
-	free(s->spec_buf);
+	rec_streams_free(&s->st);
 	s->rd = NULL;
 	s->meta = NULL;
-	s->specs = NULL;
-	s->spec_buf = NULL;
 }
 
 /* Undo a start that failed part way: everything goes back, -k or not. */
@@ -197,9 +133,9 @@ static int start_readers(struct rec_session *s, struct tdat_error *err)
 	struct reader_opts ro = { (uint64_t)o->max_kb << 10, o->sleep_us,
 				  o->poll, o->rt_prio, s->meta };
 
-	if (!s->nspecs)
+	if (!s->st.n)
 		return 0;
-	s->rd = readers_start(s->specs, s->nspecs, &ro, err);
+	s->rd = readers_start(s->st.specs, s->st.n, &ro, err);
 	return s->rd ? 0 : -1;
 }
 
@@ -216,7 +152,8 @@ int rec_session_start(struct rec_session *s, const struct record_opts *o,
 	    recdir_create(s->recdir, err))
 		return -1;
 	s->recdir_made = 1;
-	if (rec_journal_open(&s->t, s->recdir, o->keep, err) ||
+	if (recorded_names(s, err) ||
+	    rec_journal_open(&s->t, s->recdir, o->keep, err) ||
 	    rec_tracefs_prepare(&s->t, o, err) || collect_meta(s, err) ||
 	    rec_tracefs_arm(&s->t, o, follow_pid, err) ||
 	    (!s->latency && plan_streams(s, err)) ||
