@@ -26,7 +26,7 @@ LDLIBS  += -lzstd -lz -ldeflate $(shell pkg-config --libs libtraceevent 2>/dev/n
 PREFIX  ?= /usr/local
 B       ?= build
 
-APPLETS := record report split merge restore convert check-events dump
+APPLETS := record report split merge restore convert check-events dump extract
 
 # libfmt: the format library, built alone as libfmt.a.  Engines: one
 # folder of convert/ each.  Applets: cmds/, one file each.

@@ -23,6 +23,7 @@ int cmd_restore(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_check_events(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
 
 /* cmds/memory.c: TDAT_MEMORY sets libfmt's memory budget; 0, or 2
  * after one line on stderr when it is not a size. */

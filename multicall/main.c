@@ -27,6 +27,8 @@ static const struct applet applets[] = {
 	  cmd_convert },
 	{ "dump", "print what a trace.dat holds, as trace-cmd dump",
 	  cmd_dump },
+	{ "extract", "read the ring buffers as they are (a crash's last boot)",
+	  cmd_extract },
 	{ "merge", "merge recordings or split pieces into one file",
 	  cmd_merge },
 	{ "record", "record events through tracefs into a trace.dat",

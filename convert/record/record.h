@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * record.h - the record engine's interface: the options cmds/record.c
- * parses, and record_run.
+ * parses, and record_run; extract's (cmds/extract.c), and extract_run.
  *
  * It also sets down the on-disk state of a recording (the contract
  * between record and restore, so that a SIGKILLed "record -o OUT" can be
@@ -141,5 +141,27 @@ int record_run(const struct record_opts *o);
  */
 int record_put_back(const char *recdir, void (*warn)(const char *msg),
 		    struct tdat_error *err);
+
+/* trace-cmd extract's options (cmds/extract.c). */
+struct extract_opts {
+	char *output;		/* -o, default trace.dat */
+	int top;		/* -t: the top buffer too */
+	int all;		/* -a: every instance */
+	int nnames;
+	char **names;		/* -B, in order */
+	int snapshot;		/* -s: snapshot_raw, not trace_pipe_raw */
+	int quiet;		/* -q */
+	int version;		/* --file-version: 6 or 7 */
+	enum tdat_codec codec;	/* --compression */
+};
+
+/*
+ * Read what the ring buffers hold now into o->output (extract.c), tracefs
+ * left as it is: the top buffer (-t, or without -B and -a) and the
+ * instances chosen.  A buffer kept across a reboot gets its
+ * last_boot_info recorded, so that its events are named as the last boot
+ * named them.  Messages go to stderr; the exit status: 0 or 1.
+ */
+int extract_run(const struct extract_opts *o);
 
 #endif

@@ -43,6 +43,20 @@ int sysmeta_clock(const char *dir, char *buf, size_t cap,
 int sysmeta_page_size(const char *dir, uint32_t *size, struct tdat_error *err);
 
 /*
+ * lastboot_meta.c: a buffer kept across a reboot, as trace-cmd 3.4's
+ * extract records it.  add_last_boot: instance name's (in dir)
+ * last_boot_info as a LAST_BOOT_INFO option "NAME:TEXT" (*found 1), or
+ * nothing where there is none; add_modules: /proc/modules as the
+ * modules part; add_btf: /sys/kernel/btf/vmlinux as the BTF part (none
+ * where the kernel has no BTF).
+ */
+int sysmeta_add_last_boot(struct tdat_file *m, const char *dir,
+			  const char *name, int *found,
+			  struct tdat_error *err);
+int sysmeta_add_modules(struct tdat_file *m, struct tdat_error *err);
+int sysmeta_add_btf(struct tdat_file *m, struct tdat_error *err);
+
+/*
  * Write a header-only trace.dat (metadata, no trace data) describing the
  * running system: header_page, header_event, every event format (all
  * systems), kallsyms, printk formats, saved cmdlines, uname, version,

@@ -4,7 +4,7 @@
 # named trace-cmd; --help, --version, unknown applets, unbuilt applets.
 . "$E2E/lib.sh"
 
-APPLETS="record report split merge restore convert check-events dump"
+APPLETS="record report split merge restore convert check-events dump extract"
 BUILD=$(dirname "$TDAT")
 
 step "tdat --help lists every applet, one line each"
@@ -12,7 +12,7 @@ expect_exit 0 "$TDAT" --help
 for a in $APPLETS; do
 	assert_grep "^  $a +[a-z]" "$OUT"
 done
-assert_eq 8 "$(grep -Ec '^  [a-z-]+ +[a-z]' "$OUT")" "applet lines"
+assert_eq 9 "$(grep -Ec '^  [a-z-]+ +[a-z]' "$OUT")" "applet lines"
 [ -s "$ERR" ] && fail "--help wrote to stderr"
 cp "$OUT" help.txt
 expect_exit 0 "$TDAT" -h

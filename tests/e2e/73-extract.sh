@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# extract on this machine's tracefs: what an instance (-B), every
+# instance (-a) and the top buffer (-t) hold, read into a file that
+# trace-cmd reports as tdat does, with tracefs left as it was (events,
+# tracer, tracing_on: only the pages are gone); every version and codec;
+# bad options and names refused in one line, with nothing left behind.
+# A buffer kept across a reboot is tested in the VM bed (tests/vm/crash).
+. "$E2E/lib.sh"
+
+tracefs_for_record
+
+SNAP=$E2E/tracefs-snapshot
+inst=tbext$$
+inst2=tbext2$$
+cleanup() {
+	rmdir "$T/instances/$inst" "$T/instances/$inst2" 2>/dev/null
+	true
+}
+trap cleanup EXIT
+
+# fill NAME: sched events into instance NAME for a moment, then its
+# tracing off (the events stay enabled)
+fill() {
+	[ -d "$T/instances/$1" ] || mkdir "$T/instances/$1" ||
+		fail "cannot make instance $1"
+	echo 1 >"$T/instances/$1/events/sched/enable"
+	echo 1 >"$T/instances/$1/tracing_on"
+	sh -c 'for i in 1 2 3 4 5; do ls / >/dev/null; done; sleep 0.2'
+	echo 0 >"$T/instances/$1/tracing_on"
+}
+
+# events FILE: its event lines as trace-cmd reports them, tdat's the same
+events() {
+	$TDAT report -i "$1" >ours.txt 2>/dev/null || fail "report -i $1"
+	assert_tc_report ours.txt -i "$1"
+	tail -n +2 ours.txt
+}
+
+step "usage"
+expect_exit 0 $TDAT extract --help
+assert_grep "^usage: tdat extract" "$OUT"
+for args in "-p function" "-O stacktrace" "--bogus" "-B" "--file-version 5" \
+	    "-B $'a\nb'" "--file-version 6 --compression zstd" "stray"; do
+	eval "expect_exit 2 $TDAT extract $args"
+	assert_lines 1 "$ERR"
+done
+expect_exit 1 $TDAT extract -B no_such_instance_xyz -o none.dat
+assert_lines 1 "$ERR"
+assert_grep "no_such_instance_xyz" "$ERR"
+assert_file_absent none.dat
+assert_file_absent none.dat.rec
+
+step "an instance: its pages, tracefs as it was"
+fill $inst
+n=$(grep -vc '^#' "$T/instances/$inst/trace")
+[ "$n" -gt 10 ] || fail "only $n events in $inst"
+"$SNAP" "$T" >before.txt
+expect_exit 0 $TDAT extract -q -B $inst -o one.dat
+assert_lines 0 "$ERR"
+assert_file_absent one.dat.rec
+"$SNAP" "$T" >after.txt
+diff before.txt after.txt >&2 || fail "extract changed tracefs"
+events one.dat >ev.txt
+assert_eq "$n" "$(wc -l <ev.txt)" "events extracted from $inst"
+assert_grep "^ *$inst: .* sched_switch: " ev.txt
+# the pages are taken: nothing is left to read
+assert_eq 0 "$(grep -vc '^#' "$T/instances/$inst/trace")" "events left in $inst"
+expect_exit 0 $TDAT dump --options -i one.dat
+assert_grep "^Buffer: $inst$" "$OUT"
+
+step "every version and codec"
+for v in "--file-version 6" "--compression none" "--compression zlib" ""; do
+	fill $inst
+	expect_exit 0 $TDAT extract -q $v -B $inst -o v.dat
+	$TDAT report -i v.dat >ev.txt || fail "report of extract $v"
+	assert_grep "sched_switch: " ev.txt
+done
+
+step "-a, -t: every instance, the top buffer too"
+fill $inst
+fill $inst2
+expect_exit 0 $TDAT extract -q -a -o all.dat
+$TDAT report -i all.dat >ev.txt
+assert_grep "^ *$inst: .* sched_switch: " ev.txt
+assert_grep "^ *$inst2: .* sched_switch: " ev.txt
+fill $inst
+expect_exit 0 $TDAT extract -q -t -B $inst -B $inst -o top.dat
+expect_exit 0 $TDAT dump --options -i top.dat
+assert_eq 1 "$(grep -c "^Buffer: $inst$" "$OUT")" "-B twice: the instance once"
+$TDAT report -i top.dat >ev.txt
+assert_grep "^ *$inst: .* sched_switch: " ev.txt
+
+step "an extract left behind"
+mkdir left.dat.rec
+expect_exit 1 $TDAT extract -q -B $inst -o left.dat
+assert_lines 1 "$ERR"
+assert_grep "left\.dat\.rec exists" "$ERR"
+assert_file_absent left.dat
+rmdir left.dat.rec
