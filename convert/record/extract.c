@@ -185,13 +185,14 @@ static int start(struct extract *x, struct tdat_error *err)
 		goto out;
 	x->recdir_made = 1;
 	x->st.raw_name = o->snapshot ? "snapshot_raw" : NULL;
+	/* head.dat before the manifest: a manifest names a whole recdir */
 	r = collect_meta(x, err) ||
 	    rec_streams_plan(&x->st, x->top, x->recdir,
 			     (int)x->meta->cpu_count, x->meta->page_size, err) ||
+	    recdir_write_head(x->recdir, x->meta, 7, TDAT_CODEC_NONE, err) ||
 	    rec_streams_manifest(&x->st, x->top, x->recdir,
 				 (int)x->meta->cpu_count, x->meta->page_size,
-				 0, o->version, o->codec, err) ||
-	    recdir_write_head(x->recdir, x->meta, 7, TDAT_CODEC_NONE, err);
+				 0, o->version, o->codec, err);
 out:
 	tfs_names_free(&inst);
 	return r ? -1 : 0;

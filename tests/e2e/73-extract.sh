@@ -98,3 +98,35 @@ assert_lines 1 "$ERR"
 assert_grep "left\.dat\.rec exists" "$ERR"
 assert_file_absent left.dat
 rmdir left.dat.rec
+
+step "a killed extract: restore makes the file of what it read"
+echo 20000 >"$T/instances/$inst2/buffer_size_kb"
+echo 1 >"$T/instances/$inst2/events/raw_syscalls/enable"
+echo 1 >"$T/instances/$inst2/tracing_on"
+dd if=/dev/zero of=/dev/null bs=1 count=200000 2>/dev/null
+echo 0 >"$T/instances/$inst2/tracing_on"
+before=$(grep -c ': sys_e' "$T/instances/$inst2/trace")
+$TDAT extract -q -B $inst2 -o killed.dat &
+pid=$!
+i=0
+until [ -s killed.dat.rec/manifest ] || [ $i -gt 5000 ]; do
+	sleep 0.001
+	i=$((i + 1))
+done
+kill -KILL $pid
+wait $pid 2>/dev/null || true
+if [ -e killed.dat ]; then
+	echo "skipped: extract ended before it could be killed"
+else
+	[ -d killed.dat.rec ] || fail "a killed extract left no killed.dat.rec/"
+	expect_exit 0 $TDAT restore killed.dat
+	$TDAT report -i killed.dat >ev.txt || fail "report of the restored file"
+	# what was read is in the file, the rest still in the kernel; at
+	# most the batch being moved at the kill (64 pages) is lost
+	got=$(grep -c ': sys_e' ev.txt)
+	left=$(grep -c ': sys_e' "$T/instances/$inst2/trace")
+	echo "    $before events: $got restored, $left left in the kernel"
+	[ $((got + left)) -le "$before" ] || fail "events counted twice"
+	[ $((got + left)) -ge $((before - 64 * 4096 / 16)) ] ||
+		fail "$((before - got - left)) of $before events lost"
+fi
