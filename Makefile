@@ -108,7 +108,9 @@ check-asan-quick: deps
 
 # The VM test bed: a statically linked tdat goes into the VM's initramfs;
 # tests/vm/run exits 77 (a skip, not a failure) when qemu or the kernel
-# cannot be had.  make check-vm VM_ARCH=s390x|arm64 boots Debian's kernel
+# cannot be had.  On x86_64 tests/vm/crash then crashes Debian's 6.12
+# and 7.2 kernels with a ring buffer kept across the reboot, and checks
+# what extract reads of it after the reboot.  make check-vm VM_ARCH=s390x|arm64 boots Debian's kernel
 # of that architecture under software emulation, with a static cross
 # build of tdat (make cross-static) recording there; the host's tdat
 # reports what it recorded.
@@ -122,6 +124,9 @@ else
 	$(MAKE) cross-static ARCH=$(VM_ARCH) STATIC_B=$(VM_B)
 endif
 	VM_ARCH=$(VM_ARCH) tests/vm/run $(B) $(VM_B) || [ $$? = 77 ]
+ifeq ($(VM_ARCH),x86_64)
+	tests/vm/crash $(B) $(VM_B) || [ $$? = 77 ]
+endif
 
 # ---- other hosts: big-endian, 64-bit, 32-bit ----
 # make cross ARCH=s390x|arm64|armhf builds tdat and the unit tests for

@@ -66,3 +66,23 @@ boot() {
 	qemu_run "$1" "$2" "$3" "$disk" "$5" "" || return 1
 	tar -xf "$disk" -C "$4" && [ -f "$4/tracers" ]
 }
+
+# crash_boot KERNEL_DIR OUT TIMEOUT APPEND: boot OUT/initramfs.gz on
+# x86_64 with a state disk (vda, 1 MiB) and a results disk (vdb,
+# OUT/results.img).  No -no-reboot: a guest that panics with panic=1
+# resets inside the same qemu, its RAM kept (tests/vm/crash).
+crash_boot() {
+	local accel=${VM_ACCEL:-tcg}
+
+	rm -f "$2/state.img" "$2/results.img"
+	truncate -s 1M "$2/state.img"
+	truncate -s 256M "$2/results.img"
+	[ "$accel" = tcg ] && accel=tcg,thread=single
+	timeout "$3" qemu-system-x86_64 -accel "$accel" -m 1024 -smp 2 \
+		-nodefaults -display none \
+		-kernel "$1/vmlinuz" -initrd "$2/initramfs.gz" \
+		-append "console=ttyS0 panic=1 quiet $4" \
+		-serial "file:$2/console.log" \
+		-drive "file=$2/state.img,format=raw,if=virtio" \
+		-drive "file=$2/results.img,format=raw,if=virtio" </dev/null
+}
