@@ -69,6 +69,7 @@ static const char *const option_sets[][6] = {
 /* The parts of the v6 file, in the making. */
 struct parts {
 	struct tdat_bytes headers, ftrace, events, kallsyms, printk, cmdlines;
+	struct tdat_bytes lastboot;	/* "boot_map:" TEXT, or empty */
 	uint32_t nftrace, nsys;
 	const struct tdat_file *f;
 	int failed;
@@ -110,6 +111,11 @@ static void add_entry(struct parts *p, const char *e, size_t n)
 		add(p, &p->kallsyms, text, tl);
 	} else if (sl == 6 && !memcmp(e, "printk", 6)) {
 		add(p, &p->printk, text, tl);
+	} else if (sl == 8 && !memcmp(e, "lastboot", 8)) {
+		p->lastboot.len = 0;
+		add(p, &p->lastboot, "boot_map:", 9);
+		add(p, &p->lastboot, text, tl);
+		add(p, &p->lastboot, "", 1);
 	} else {	/* a system of one format */
 		size_t gl = 0;
 		char *g = p->gen ? genfmt_helpers(text, tl, p->gen, &gl) : NULL;
@@ -154,6 +160,15 @@ static void set_part(struct parts *p, struct tdat_file *f, enum tdat_meta m,
 	tdat_bytes_free(body);
 }
 
+/* The LAST_BOOT_INFO option of text (NUL-ended). */
+static int last_boot(struct tdat_file *f, const struct tdat_bytes *text)
+{
+	struct tdat_option o = { TDAT_OPT_LAST_BOOT_INFO,
+				 (uint32_t)text->len, text->data };
+
+	return tdat_add_option(f, &o);
+}
+
 /* The metadata of the file: the parts from the entries, the layout
  * from the selector. */
 static struct tdat_file *make_meta(const uint8_t *text, size_t n, int sel)
@@ -187,10 +202,15 @@ static struct tdat_file *make_meta(const uint8_t *text, size_t n, int sel)
 	set_part(&p, f, TDAT_META_CMDLINES, p.cmdlines.len, 8, &p.cmdlines);
 	f->cpu_count = 1;
 	if (p.failed || tdat_meta_add_buffer(f, "", "local", PAGE) < 0 ||
-	    tdat_meta_add_cpu(f, 0, 0)) {
+	    tdat_meta_add_cpu(f, 0, 0) || (p.lastboot.len &&
+	    (last_boot(f, &p.lastboot) ||
+	     tdat_meta_add_buffer(f, "boot_map", "local", PAGE) < 0 ||
+	     tdat_meta_add_cpu(f, 1, 0)))) {
+		tdat_bytes_free(&p.lastboot);
 		tdat_close(f);
 		return NULL;
 	}
+	tdat_bytes_free(&p.lastboot);
 	return f;
 }
 
@@ -204,7 +224,8 @@ static int write_file(const char *path, const struct tdat_file *f,
 
 	if (!w)
 		return -1;
-	if (tdat_writer_begin_cpu(w, 0, 0, &err) ||
+	/* the page is the last buffer's: boot_map's with a LAST_BOOT_INFO */
+	if (tdat_writer_begin_cpu(w, f->nbuffers - 1, 0, &err) ||
 	    tdat_writer_put_pages(w, page, PAGE, &err) ||
 	    tdat_writer_end_cpu(w, &err)) {
 		tdat_writer_abort(w);

@@ -11,7 +11,8 @@
  *          byte (bit 0 big endian, bit 1 4-byte commit word, as IN),
  *          a u32 parameter (little endian, P * 0x01020304), the page
  *          up to the end of its commit area (and a stored missed count).
- * formats  For the first page of every CPU of IN's top buffer:
+ * formats  For the first page of every CPU of IN's first buffer (the
+ *          top one, or the instance of a file that has only one):
  *          DIR/NAME-cC, fuzz_format's input: a selector byte (C), then
  *          entries "SYSTEM\nFORMAT TEXT" separated by \001 (the formats
  *          of the first 4 event ids of the page, and "cmdlines\n" with
@@ -151,6 +152,23 @@ static int put_format(void *ctx, const char *system, const char *text,
 	return 0;
 }
 
+/* A file of the last boot's pages (fixtures/lastboot/): its
+ * LAST_BOOT_INFO text, and a few kallsyms for it to move (the small
+ * variants have none). */
+static void last_boot_entries(const struct tdat_file *f, struct wanted *w)
+{
+	const char *lb, *colon;
+
+	if (!tdat_opt_string(f, TDAT_OPT_LAST_BOOT_INFO, &lb) ||
+	    !(colon = strchr(lb, ':')))
+		return;
+	fprintf(w->fp, "%slastboot\n%s\001kallsyms\n"
+		"ffffffff81000000 T _text\n"
+		"ffffffff81001000 T do_sys_openat2\n"
+		"ffffffffc0600000 t virtblk_probe\t[virtio_blk]\n",
+		w->written++ ? "\001" : "", colon + 1);
+}
+
 static void format_seed(struct tdat_file *f, int b, int idx, int p,
 			const uint8_t *page)
 {
@@ -178,9 +196,10 @@ static void format_seed(struct tdat_file *f, int b, int idx, int p,
 	if (tdat_each_format(f, put_format, &w, &err) < 0)
 		die(err.msg, NULL);
 	if (!tdat_meta_text(f, TDAT_META_CMDLINES, &text, &len, &err) && len) {
-		fprintf(w.fp, "%scmdlines\n", w.written ? "\001" : "");
+		fprintf(w.fp, "%scmdlines\n", w.written++ ? "\001" : "");
 		fwrite(text, 1, len, w.fp);
 	}
+	last_boot_entries(f, &w);
 	fputc(0, w.fp);
 	fwrite(page, 1, used_bytes(f, page, f->page_size), w.fp);
 	if (fclose(w.fp))
@@ -336,7 +355,7 @@ int main(int argc, char **argv)
 	if (!f)
 		die(err.msg, NULL);
 	if (!pages && (f->big_endian || f->commit_size != 8 ||
-		       f->page_size != 4096 || !tdat_top_buffer(f))) {
+		       f->page_size != 4096 || !f->nbuffers)) {
 		tdat_close(f);
 		return 0;
 	}
