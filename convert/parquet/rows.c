@@ -173,13 +173,11 @@ static void put_field(struct rows *x, struct pq_writer *w, int k,
 	const uint8_t *data = e->rec->data, *p, *nul;
 	size_t size = (size_t)e->rec->size, start, len;
 
-	if (sp->fixed) {
-		if (sp->offset < 0 || sp->size < 0 ||
-		    (size_t)sp->offset > size ||
-		    (size_t)sp->size > size - (size_t)sp->offset) {
-			pq_put_null(w, k);
-			return;
-		}
+	/* (a fixed field the record cuts short: report_field_span says
+	 * whether it is kernel_stack's array, which the record bounds) */
+	if (sp->fixed && sp->offset >= 0 && sp->size >= 0 &&
+	    (size_t)sp->offset <= size &&
+	    (size_t)sp->size <= size - (size_t)sp->offset) {
 		start = (size_t)sp->offset;
 		len = (size_t)sp->size;
 	} else if (report_field_span(e->tep, sp->f, data, size, &start,

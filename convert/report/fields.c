@@ -23,6 +23,33 @@ int report_field_is_text(const struct tep_format_field *f)
 	       !report_field_is_raw_marker(f);
 }
 
+/*
+ * ftrace's kernel_stack and user_stack declare caller[8] and record as
+ * many frames as the stack had: the record's length, not the array's,
+ * bounds it, as trace-cmd prints them (FORMAT.md 11.4).
+ */
+static int is_stack_frames(const struct tep_format_field *f)
+{
+	const struct tep_event *ev = f->event;
+
+	return ev && ev->system && ev->name && !strcmp(ev->system, "ftrace") &&
+	       (!strcmp(ev->name, "kernel_stack") ||
+		!strcmp(ev->name, "user_stack")) &&
+	       !strcmp(f->name, "caller") && (f->flags & TEP_FIELD_IS_ARRAY) &&
+	       !(f->flags & TEP_FIELD_IS_DYNAMIC) && !f->next;
+}
+
+/* Such a field: the whole elements to the record's end. */
+static int stack_frames(const struct tep_format_field *f, size_t size,
+			size_t *start, size_t *len)
+{
+	size_t es = f->elementsize > 0 ? (size_t)f->elementsize : 1;
+
+	*start = (size_t)f->offset;
+	*len = (size - *start) / es * es;
+	return 0;
+}
+
 int report_field_span(struct tep_handle *tep, const struct tep_format_field *f,
 		      const uint8_t *data, size_t size, size_t *start,
 		      size_t *len)
@@ -30,7 +57,11 @@ int report_field_span(struct tep_handle *tep, const struct tep_format_field *f,
 	size_t off = (size_t)f->offset, fsz = (size_t)f->size;
 	uint64_t w;
 
-	if (f->offset < 0 || f->size < 0 || off > size || fsz > size - off)
+	if (f->offset < 0 || f->size < 0 || off > size)
+		return -1;
+	if (is_stack_frames(f))
+		return stack_frames(f, size, start, len);
+	if (fsz > size - off)
 		return -1;
 	*start = off;
 	*len = fsz;
@@ -112,7 +143,8 @@ void report_field_kind(const struct tep_format_field *f,
 		       !report_field_is_raw_marker(f);
 	k->size = size;
 	k->fixed = !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
-		   !(size == 0 && (f->flags & TEP_FIELD_IS_ARRAY));
+		   !(size == 0 && (f->flags & TEP_FIELD_IS_ARRAY)) &&
+		   !is_stack_frames(f);
 	if (report_field_is_text(f)) {
 		k->read = REPORT_READ_TEXT;
 	} else if (!k->fixed) {

@@ -131,7 +131,9 @@ const struct tep_record *report_event_printable(const struct report_event *e);
  * Where field f's bytes are in the payload data[0..size): 0, or -1 when
  * they are not all inside it.  A __data_loc field holds a 32-bit word,
  * length << 16 | offset (__rel_loc: the offset counts from the end of
- * the word); a flexible array (char buf[], size 0) runs to the end.
+ * the word); a flexible array (char buf[], size 0) runs to the end, and
+ * so does ftrace's kernel_stack's and user_stack's caller[8]: as many
+ * frames as the stack had, fewer or more than 8.
  */
 int report_field_span(struct tep_handle *tep, const struct tep_format_field *f,
 		      const uint8_t *data, size_t size, size_t *start,

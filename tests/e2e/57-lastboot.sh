@@ -45,6 +45,26 @@ for f in "$LB"/*.dat; do
 	echo "    ${f##*/}: $(cat check.txt)"
 done
 
+step "report --json: every stack frame recorded, at the last boot's addresses"
+# kernel_stack's caller[8] is cut short by the record: as many frames
+# as the stack had, not null
+for f in "$LB"/*.dat; do
+	$TDAT report --json -i "$f" >j.jsonl || fail "report --json -i $f"
+	python3 - j.jsonl <<'PY' || fail "${f##*/}: kernel_stack's frames in --json"
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e['event'] != 'kernel_stack':
+        continue
+    c, k = e['fields']['caller'], e['fields']['size']
+    assert isinstance(c, list) and len(c) == k, (k, c)
+    assert all(a >= 0xffffffff80000000 for a in c), c
+    n += 1
+assert n >= 3, n
+PY
+done
+
 step "report without the last boot's info names them otherwise"
 # the same file with LAST_BOOT_INFO dropped: the check must fail, or it
 # proves nothing
@@ -177,4 +197,14 @@ node "$PQ/pqsql.mjs" "SELECT a.name, b.name FROM
 	ORDER BY f.timestamp" | tr '\t' ' ' >got.txt ||
 	fail "DuckDB cannot join the dataset's function calls to kallsyms"
 assert_same want.txt got.txt
-
+# the stack frames of kernel_stack (caller[8] cut short by the record:
+# as many as the stack had), named through the same table
+grep -A20 '<stack trace>' "${f%.dat}.kernel.txt" | sed -n 's/^ => \(.*\)/\1/p' >want.txt
+[ "$(wc -l <want.txt)" -ge 5 ] || fail "only $(wc -l <want.txt) stack frames"
+node "$PQ/pqsql.mjs" "SELECT k.name FROM
+	(SELECT timestamp, generate_subscripts(caller, 1) AS i,
+		unnest(caller) AS a FROM 'pq/ftrace/kernel_stack.parquet') s
+	ASOF JOIN 'pq/kallsyms.parquet' k ON s.a >= k.address
+	ORDER BY s.timestamp, s.i" >got.txt ||
+	fail "DuckDB cannot join the dataset's stack frames to kallsyms"
+assert_same want.txt got.txt
