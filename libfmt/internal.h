@@ -134,6 +134,14 @@ void own_section_drop(struct tdat_file *f, uint16_t id);
 int own_section_next(const struct tdat_file *m, const struct tdat_blob *body,
 		     size_t *pos, const char **name, const uint8_t **data,
 		     uint32_t *len);
+/* The first entry of a section of that id (in file order) that match
+ * takes (1): 1 with a copy of its data in out (to free), 0 when none
+ * does, -1 (a body that cannot be decoded, memory). */
+typedef int (*own_match_fn)(void *ctx, const char *name, const uint8_t *data,
+			    uint32_t len);
+int own_section_find(const struct tdat_file *m, uint16_t id,
+		     own_match_fn match, void *ctx, struct tdat_blob *out,
+		     struct tdat_error *err);
 /* v6places.c: a v6 BUFFER option's place among the other options (the
  * number before it), noted while reading, dropped again by finish when
  * every one came after all the others; find: 1 and *place, 0, -1. */

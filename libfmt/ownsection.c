@@ -93,6 +93,44 @@ int own_section_next(const struct tdat_file *m, const struct tdat_blob *body,
 	return 1;
 }
 
+/* The entries of one decoded body: 1 and a copy of the first match. */
+static int find_in(const struct tdat_file *m, const struct tdat_blob *body,
+		   own_match_fn match, void *ctx, struct tdat_blob *out)
+{
+	const uint8_t *data;
+	const char *name;
+	size_t pos = 0;
+	uint32_t len;
+
+	while (own_section_next(m, body, &pos, &name, &data, &len))
+		if (match(ctx, name, data, len))
+			return tdat_blob_dup(out, data, len) ? -1 : 1;
+	return 0;
+}
+
+int own_section_find(const struct tdat_file *m, uint16_t id,
+		     own_match_fn match, void *ctx, struct tdat_blob *out,
+		     struct tdat_error *err)
+{
+	struct tdat_blob body;
+	int i, r;
+
+	out->data = NULL;
+	out->len = 0;
+	for (i = 0; i < m->nextra; i++) {
+		if (m->extra[i].id != id)
+			continue;
+		if (tdat_extra_decode(m, &m->extra[i], &body, err))
+			return -1;
+		r = find_in(m, &body, match, ctx, out);
+		tdat_blob_free(&body);
+		if (r)
+			return r < 0 ? tdat_fail_nooff(err, m->path,
+						       "out of memory") : 1;
+	}
+	return 0;
+}
+
 int tdat_extra_v6_kept(const struct tdat_extra_section *x)
 {
 	return x->id == TDAT_SECTION_V6_CLOCKS ||

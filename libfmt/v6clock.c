@@ -126,47 +126,33 @@ int v6clock_read(struct tdat_file *f, uint64_t off, struct tdat_buffer *b,
 	return 0;
 }
 
-/* The record for buffer name in body, if it names clock (any record of
- * that buffer when clock is "": a v7 file leaves out a top buffer whose
- * CPUs had no data, and with it the clock, which only the record still
- * says): 1 with a copy in out, 0 without, -1 out of memory. */
-static int find_in(const struct tdat_file *m, const struct tdat_blob *body,
-		   const char *name, const char *clock, struct tdat_blob *out)
+/* A buffer's name and the clock its record must name ("": any). */
+struct record_of {
+	const char *name, *clock;
+};
+
+/* The record for buffer name, if it names clock (any record of that
+ * buffer when clock is "": a v7 file leaves out a top buffer whose CPUs
+ * had no data, and with it the clock, which only the record still
+ * says). */
+static int is_record_of(void *ctx, const char *name, const uint8_t *text,
+			uint32_t len)
 {
-	const uint8_t *text;
-	const char *s;
-	size_t pos = 0;
-	uint32_t len;
+	const struct record_of *r = ctx;
 	char word[64];
 
-	while (own_section_next(m, body, &pos, &s, &text, &len)) {
-		if (bracketed((const char *)text, len, word, sizeof(word)))
-			word[0] = 0;	/* it names no clock, as the reader saw */
-		if (!strcmp(s, name) && (!clock[0] || !strcmp(word, clock)))
-			return tdat_blob_dup(out, text, len) ? -1 : 1;
-	}
-	return 0;
+	if (bracketed((const char *)text, len, word, sizeof(word)))
+		word[0] = 0;	/* it names no clock, as the reader saw */
+	return !strcmp(name, r->name) && (!r->clock[0] ||
+					  !strcmp(word, r->clock));
 }
 
 int v6clock_record(const struct tdat_file *m, const char *name,
-			 const char *clock, struct tdat_blob *out,
-			 struct tdat_error *err)
+		   const char *clock, struct tdat_blob *out,
+		   struct tdat_error *err)
 {
-	struct tdat_blob body;
-	int i, r;
+	struct record_of r = { name, clock ? clock : "" };
 
-	out->data = NULL;
-	out->len = 0;
-	for (i = 0; i < m->nextra; i++) {
-		if (m->extra[i].id != TDAT_SECTION_V6_CLOCKS)
-			continue;
-		if (tdat_extra_decode(m, &m->extra[i], &body, err))
-			return -1;
-		r = find_in(m, &body, name, clock ? clock : "", out);
-		tdat_blob_free(&body);
-		if (r)
-			return r < 0 ? tdat_fail_nooff(err, m->path,
-						       "out of memory") : 1;
-	}
-	return 0;
+	return own_section_find(m, TDAT_SECTION_V6_CLOCKS, is_record_of, &r,
+				out, err);
 }

@@ -57,41 +57,17 @@ int v6shown_keep(struct tdat_file *f, const char *text, uint64_t len)
 	return r ? -1 : 0;
 }
 
-/* The entry which of body: 1 with a copy in out, 0, -1 out of memory. */
-static int find_in(const struct tdat_file *m, const struct tdat_blob *body,
-		   const char *which, struct tdat_blob *out)
+static int is_named(void *which, const char *name, const uint8_t *data,
+		    uint32_t len)
 {
-	const uint8_t *data;
-	const char *name;
-	size_t pos = 0;
-	uint32_t len;
-
-	while (own_section_next(m, body, &pos, &name, &data, &len))
-		if (!strcmp(name, which))
-			return tdat_blob_dup(out, data, len) ? -1 : 1;
-	return 0;
+	return !strcmp(name, which);
 }
 
 int v6shown_option(const struct tdat_file *m, const char *which,
 		   struct tdat_blob *out, struct tdat_error *err)
 {
-	struct tdat_blob body;
-	int i, r;
-
-	out->data = NULL;
-	out->len = 0;
-	for (i = 0; i < m->nextra; i++) {
-		if (m->extra[i].id != TDAT_SECTION_V6_TRACECLOCK)
-			continue;
-		if (tdat_extra_decode(m, &m->extra[i], &body, err))
-			return -1;
-		r = find_in(m, &body, which, out);
-		tdat_blob_free(&body);
-		if (r)
-			return r < 0 ? tdat_fail_nooff(err, m->path,
-						       "out of memory") : 1;
-	}
-	return 0;
+	return own_section_find(m, TDAT_SECTION_V6_TRACECLOCK, is_named,
+				(void *)which, out, err);
 }
 
 int v6shown_bare_record(const struct tdat_file *m, const char *clock)

@@ -20,39 +20,25 @@ int v6version_keep(struct tdat_file *f, const char *text)
 				  "version", text, (uint32_t)strlen(text));
 }
 
-/* The string kept in body, if any: 1 with it in buf, else 0. */
-static int find_in(const struct tdat_file *m, const struct tdat_blob *body,
-		   char *buf, size_t cap)
+/* "version": a string with no NUL in it. */
+static int is_version(void *cap, const char *name, const uint8_t *text,
+		      uint32_t len)
 {
-	const uint8_t *text;
-	const char *name;
-	size_t pos = 0;
-	uint32_t len;
-
-	while (own_section_next(m, body, &pos, &name, &text, &len)) {
-		if (strcmp(name, "version") || len >= cap ||
-		    memchr(text, 0, len))
-			continue;
-		memcpy(buf, text, len);
-		buf[len] = 0;
-		return 1;
-	}
-	return 0;
+	return !strcmp(name, "version") && len < *(size_t *)cap &&
+	       !memchr(text, 0, len);
 }
 
 int v6version_find(const struct tdat_file *m, char *buf, size_t cap,
 		   struct tdat_error *err)
 {
-	struct tdat_blob body;
-	int i, found = 0;
+	struct tdat_blob s;
+	int r = own_section_find(m, TDAT_SECTION_V6_VERSION, is_version, &cap,
+				 &s, err);
 
-	for (i = 0; i < m->nextra && !found; i++) {
-		if (m->extra[i].id != TDAT_SECTION_V6_VERSION)
-			continue;
-		if (tdat_extra_decode(m, &m->extra[i], &body, err))
-			return -1;
-		found = find_in(m, &body, buf, cap);
-		tdat_blob_free(&body);
+	if (r > 0) {
+		memcpy(buf, s.data, s.len);
+		buf[s.len] = 0;
+		tdat_blob_free(&s);
 	}
-	return found;
+	return r;
 }
