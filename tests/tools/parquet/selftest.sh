@@ -43,7 +43,8 @@ facts b "$fix/v7-zstd-markers-raw_syscalls.dat" -F print -F raw_data \
 	-F 'sys_enter: id == 293 || id == 87 || id == 12'
 # c: bprint (a 32-bit kernel: u32 words, 4-byte addresses)
 facts c "$fix/external/lisa_trappy_2014a.dat" -F bprint
-# d: kernel_stack, whose caller[8] is null when the record is too short
+# d: kernel_stack, whose caller[8] holds as many frames as the record
+# (5 and 29)
 facts d "$fix/external/lanhao.dat" -F 'kernel_stack: size == 5 || size == 29'
 
 node "$here/selftest.mjs" "$work"
