@@ -50,7 +50,8 @@ int own_section_append(struct tdat_file *f, uint16_t id,
 		return -1;
 	memcpy(p + at, name, n);
 	tdat_store32(f->big_endian, p + at + n, len);
-	memcpy(p + at + n + 4, data, len);
+	if (len)	/* (an empty option's data may be NULL) */
+		memcpy(p + at + n + 4, data, len);
 	x->body.data = p;
 	x->body.len = at + n + 4 + len;
 	return 0;

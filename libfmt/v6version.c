@@ -36,7 +36,8 @@ int v6version_find(const struct tdat_file *m, char *buf, size_t cap,
 				 &s, err);
 
 	if (r > 0) {
-		memcpy(buf, s.data, s.len);
+		if (s.len)	/* (the empty string's copy may be NULL) */
+			memcpy(buf, s.data, s.len);
 		buf[s.len] = 0;
 		tdat_blob_free(&s);
 	}
