@@ -134,18 +134,21 @@ static int collect_meta(struct extract *x, struct tdat_error *err)
 }
 
 /* Every page now in the buffers into OUT.rec/: the readers start and
- * are told at once to drain and end. */
-static int read_pages(struct extract *x, struct tdat_error *err)
+ * are told at once to drain and end.  *read: a page may have been taken
+ * (the readers started). */
+static int read_pages(struct extract *x, int *read, struct tdat_error *err)
 {
 	struct reader_opts ro = { 0, -1, 0, 0, x->meta };
 	struct readers *rd;
 	int r;
 
+	*read = 0;
 	if (!x->st.n)
 		return 0;
 	rd = readers_start(x->st.specs, x->st.n, &ro, err);
 	if (!rd)
 		return -1;
+	*read = 1;
 	r = readers_stop(rd, err);
 	readers_free(rd);
 	return r;
@@ -225,17 +228,22 @@ int extract_run(const struct extract_opts *o)
 {
 	struct extract x;
 	struct tdat_error err, e;
-	int r;
+	int r, read = 0;
 
 	memset(&x, 0, sizeof(x));
 	x.o = o;
 	r = start(&x, &err);
-	if (r && x.recdir_made && recdir_remove(x.recdir, &e))
-		warn_line(e.msg);	/* nothing read yet: nothing to keep */
-	if (!r && (read_pages(&x, &e) || final_head(&x, &e)))
-		r = tdat_errorf(&err, "%s (what was read is in %s: \"tdat"
-				" restore %s\" makes the file)", e.msg,
-				x.recdir, o->output);
+	if (!r && (read_pages(&x, &read, &e) || final_head(&x, &e))) {
+		r = -1;
+		if (read)	/* pages were taken: OUT.rec/ has them */
+			tdat_errorf(&err, "%s (what was read is in %s: \"tdat"
+				    " restore %s\" makes the file)", e.msg,
+				    x.recdir, o->output);
+		else
+			err = e;
+	}
+	if (r && !read && x.recdir_made && recdir_remove(x.recdir, &e))
+		warn_line(e.msg);	/* nothing read: nothing to keep */
 	if (!r)
 		r = finish(&x, &err);
 	tdat_close(x.meta);

@@ -38,6 +38,12 @@ static int plan_one(struct rec_streams *s, const char *top,
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%d", cpu);
 	if (!tfs_exists(sp->dir, rel))
 		return 0;
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/%s", cpu,
+		 s->raw_name ? s->raw_name : "trace_pipe_raw");
+	if (!tfs_exists(sp->dir, rel))
+		return tdat_errorf(err, "%s/%s: not there (%s)", sp->dir, rel,
+				   s->raw_name ? "this kernel keeps no snapshot"
+				   " buffers" : "no raw pipe");
 	if (sysmeta_page_size(sp->dir, &sp->page_size, err))
 		return -1;
 	if (sp->page_size != page_size)
