@@ -32,12 +32,6 @@ struct ksym_line {
 	size_t mod_len;
 };
 
-static int hexval(int c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ?
-	       c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
 static int parse_line(const char *p, size_t len, struct ksym_line *l)
 {
 	const char *open, *close;
@@ -46,8 +40,7 @@ static int parse_line(const char *p, size_t len, struct ksym_line *l)
 	memset(l, 0, sizeof(*l));
 	l->p = p;
 	l->len = len;
-	for (i = 0; i < len && i < 16 && hexval(p[i]) >= 0; i++)
-		l->addr = l->addr << 4 | (uint64_t)hexval(p[i]);
+	i = hex_prefix(p, len, &l->addr);
 	if (!i || i == len || p[i] != ' ')
 		return -1;
 	l->addr_len = i;

@@ -154,6 +154,9 @@ int v6places_find(const struct tdat_file *m, const char *name,
 int v6version_keep(struct tdat_file *f, const char *text);
 int v6version_find(const struct tdat_file *m, char *buf, size_t cap,
 		   struct tdat_error *err);
+/* lastboot.c: the hexadecimal number at p (16 digits at most, within
+ * len) into *v; how many digits it has (0: none). */
+size_t hex_prefix(const char *p, size_t len, uint64_t *v);
 /* lastboot.c: a malformed LAST_BOOT_INFO option (id) at off becomes a
  * note of f; -1 out of memory. */
 int lastboot_check(struct tdat_file *f, uint16_t id, const uint8_t *d,

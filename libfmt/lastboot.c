@@ -36,26 +36,33 @@ static int delta_line(const char *line, size_t len, const char *word,
 	return *end || end == num ? -1 : 0;
 }
 
+size_t hex_prefix(const char *p, size_t len, uint64_t *v)
+{
+	size_t i;
+
+	*v = 0;
+	for (i = 0; i < len && i < 16; i++) {
+		int c = p[i], d = c >= '0' && c <= '9' ? c - '0' :
+				  c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+				  c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+
+		if (d < 0)
+			break;
+		*v = *v << 4 | (uint64_t)d;
+	}
+	return i;
+}
+
 /* "ADDR\tNAME": 16 hex digits at most, a tab, a name. */
 static int addr_line(const char *line, size_t len, uint64_t *addr,
 		     const char **name, size_t *nlen)
 {
-	const char *tab = memchr(line, '\t', len);
-	size_t i, digits = tab ? (size_t)(tab - line) : 0;
+	size_t i, digits = hex_prefix(line, len, addr);
 
-	if (!digits || digits > 16 || len - digits - 1 == 0)
+	if (!digits || digits >= len || line[digits] != '\t' ||
+	    len - digits - 1 == 0)
 		return -1;
-	*addr = 0;
-	for (i = 0; i < digits; i++) {
-		int c = line[i], d = c >= '0' && c <= '9' ? c - '0' :
-				     c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-				     c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-
-		if (d < 0)
-			return -1;
-		*addr = *addr << 4 | (uint64_t)d;
-	}
-	*name = tab + 1;
+	*name = line + digits + 1;
 	*nlen = len - digits - 1;
 	for (i = 0; i < *nlen; i++)
 		if ((*name)[i] <= ' ' || (*name)[i] == 0x7f)

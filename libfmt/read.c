@@ -10,9 +10,6 @@
 #include "libfmt/internal.h"
 #include "libfmt/metabuild.h"
 
-/* Notes kept for a file (file_note), then one "more" line. */
-#define MAX_NOTES 16
-
 static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
 				   'i', 'n', 'g' };
 
@@ -412,34 +409,47 @@ static int read_v7_part(struct tdat_file *f, int i,
 	return meta_check_v7(f, i, &f->meta[i], h->offset, 1, err);
 }
 
+/* A hostile file may need thousands: past this many, one says so. */
+#define MAX_NOTES 16
+
+/* line (a whole "FILE: ..." message) as the next note. */
+static int note_line(struct tdat_file *f, const char *line)
+{
+	struct tdat_priv *p = f->priv;
+	struct tdat_error e;
+	char **v;
+
+	if (p->nnotes > MAX_NOTES)
+		return 0;
+	if (p->nnotes == MAX_NOTES) {
+		tdat_fail_nooff(&e, f->path, "more of the same left unsaid");
+		line = e.msg;
+	}
+	v = realloc(p->notes, (size_t)(p->nnotes + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	p->notes = v;
+	v[p->nnotes] = strdup(line);
+	return v[p->nnotes++] ? 0 : -1;
+}
+
 /*
  * The BTF and modules sections (trace-cmd 3.4) say nothing readers need
- * to read the events: one that cannot be read is left out, with a note.
- * 0, or -1 when another part failed (or memory ran out).
+ * to read the events: one that cannot be read (err says why) is left
+ * out, with a note.  0, or -1 when another part failed (or memory ran
+ * out).
  */
 static int leave_out(struct tdat_file *f, int i, struct tdat_error *err)
 {
-	struct tdat_priv *p = f->priv;
-	char *line, **v;
-	size_t n;
+	char line[sizeof(err->msg) + 64];
 
-	if ((i != TDAT_META_BTF && i != TDAT_META_MODULES) || err->memory ||
-	    p->nnotes >= MAX_NOTES)
+	if ((i != TDAT_META_BTF && i != TDAT_META_MODULES) || err->memory)
 		return -1;
 	tdat_meta_drop(f, i);
-	n = strlen(err->msg) + 64;
-	line = malloc(n);
-	v = line ? realloc(p->notes, (size_t)(p->nnotes + 1) * sizeof(*v))
-		 : NULL;
-	if (!v) {
-		free(line);
-		return tdat_fail_nooff(err, f->path, "out of memory");
-	}
-	snprintf(line, n, "%s: the %s section is left out", err->msg,
-		 i == TDAT_META_BTF ? "BTF" : "modules");
-	p->notes = v;
-	v[p->nnotes++] = line;
-	return 0;
+	snprintf(line, sizeof(line), "%s: the %s section is left out",
+		 err->msg, i == TDAT_META_BTF ? "BTF" : "modules");
+	return note_line(f, line) ?
+	       tdat_fail_nooff(err, f->path, "out of memory") : 0;
 }
 
 static int read_v7_meta(struct tdat_file *f, const struct option_sink *sink,
@@ -609,26 +619,12 @@ struct tdat_file *tdat_open_header(const char *path, struct tdat_error *err)
 	return open_file(path, 0, 0, err);
 }
 
-/* A hostile file may need thousands: past this many, one says so. */
-
 int file_note(struct tdat_file *f, uint64_t off, const char *what)
 {
-	struct tdat_priv *p = f->priv;
 	struct tdat_error e;
-	char **v;
 
-	if (p->nnotes > MAX_NOTES)
-		return 0;
-	if (p->nnotes == MAX_NOTES)
-		tdat_fail_nooff(&e, f->path, "more of the same left unsaid");
-	else
-		tdat_fail(&e, f->path, off, "%s", what);
-	v = realloc(p->notes, (size_t)(p->nnotes + 1) * sizeof(*v));
-	if (!v)
-		return -1;
-	p->notes = v;
-	v[p->nnotes] = strdup(e.msg);
-	return v[p->nnotes++] ? 0 : -1;
+	tdat_fail(&e, f->path, off, "%s", what);
+	return note_line(f, e.msg);
 }
 
 const char *tdat_note(const struct tdat_file *f, int i)

@@ -67,16 +67,6 @@ static int choose_buffers(struct extract *x, struct tfs_names *inst,
 	return 0;
 }
 
-static int buffer_dir(const struct extract *x, const char *name, char *dir,
-		      size_t cap, struct tdat_error *err)
-{
-	int n = name[0] ? snprintf(dir, cap, "%s/instances/%s", x->top, name)
-			: snprintf(dir, cap, "%s", x->top);
-
-	return n < 0 || (size_t)n >= cap ?
-	       tdat_errorf(err, "%s: path too long", x->top) : 0;
-}
-
 /* An empty saved-cmdlines part: this boot's pids name other tasks than
  * the last boot's. */
 static int no_cmdlines(struct tdat_file *m, struct tdat_error *err)
@@ -115,12 +105,13 @@ static int collect_meta(struct extract *x, struct tdat_error *err)
 	int i, found;
 
 	x->meta = sysmeta_collect(x->top, NULL, NULL, err);
-	if (!x->meta || buffer_dir(x, x->st.names[0], dir, sizeof(dir), err) ||
+	if (!x->meta ||
+	    tfs_buffer_dir(x->top, x->st.names[0], dir, sizeof(dir), err) ||
 	    sysmeta_page_size(dir, &x->meta->page_size, err) ||
 	    sysmeta_add_options(x->meta, dir, err))
 		return -1;
 	for (i = 0; i < x->st.nnames; i++) {
-		if (buffer_dir(x, x->st.names[i], dir, sizeof(dir), err) ||
+		if (tfs_buffer_dir(x->top, x->st.names[i], dir, sizeof(dir), err) ||
 		    sysmeta_add_last_boot(x->meta, dir, x->st.names[i], &found,
 					  err))
 			return -1;
@@ -161,7 +152,7 @@ static int final_head(struct extract *x, struct tdat_error *err)
 	int i;
 
 	for (i = 0; i < x->st.nnames; i++)
-		if (buffer_dir(x, x->st.names[i], dir, sizeof(dir), err) ||
+		if (tfs_buffer_dir(x->top, x->st.names[i], dir, sizeof(dir), err) ||
 		    sysmeta_add_cpustats(x->meta, dir, x->st.names[i],
 					 (int)x->meta->cpu_count, err))
 			return -1;

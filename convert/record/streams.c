@@ -10,19 +10,6 @@
 #include "convert/record/record_internal.h"
 #include "convert/tracefs/tracefs.h"
 
-/* Buffer name's control directory: the top, or instances/NAME. */
-static int buffer_dir(const char *top, const char *name, char *dir,
-		      size_t cap, struct tdat_error *err)
-{
-	int n = name[0] ? snprintf(dir, cap, "%s/instances/%s", top, name)
-			: snprintf(dir, cap, "%s", top);
-
-	if (n < 0 || (size_t)n >= cap)
-		return tdat_errorf(err, "%s/instances/%s: path too long", top,
-				   name);
-	return 0;
-}
-
 /* One stream: buffer b's CPU cpu into recdir/NAME.cpuN (cpuN for the
  * top: the dot keeps an instance's apart from the top's). */
 static int plan_one(struct rec_streams *s, const char *top,
@@ -33,7 +20,7 @@ static int plan_one(struct rec_streams *s, const char *top,
 	const char *name = s->names[b];
 	char rel[64];
 
-	if (buffer_dir(top, name, sp->dir, sizeof(sp->dir), err))
+	if (tfs_buffer_dir(top, name, sp->dir, sizeof(sp->dir), err))
 		return -1;
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%d", cpu);
 	if (!tfs_exists(sp->dir, rel))
@@ -94,7 +81,7 @@ int rec_streams_manifest(const struct rec_streams *s, const char *top,
 	len = (size_t)snprintf(text, cap, "tdat-recording 1\n"
 			       "page_size %u\n", page_size);
 	for (i = 0; i < s->nnames; i++) {
-		if (buffer_dir(top, s->names[i], dir, sizeof(dir), err) ||
+		if (tfs_buffer_dir(top, s->names[i], dir, sizeof(dir), err) ||
 		    sysmeta_clock(dir, clock, sizeof(clock), err)) {
 			free(text);
 			return -1;

@@ -46,13 +46,7 @@ int rec_because(struct tdat_error *err, const char *fmt, ...)
 int rec_buffer_dir(const struct rec_tracefs *t, const char *name,
 		   char *dir, size_t cap, struct tdat_error *err)
 {
-	int n = name[0] ? snprintf(dir, cap, "%s/instances/%s", t->top, name)
-			: snprintf(dir, cap, "%s", t->top);
-
-	if (n < 0 || (size_t)n >= cap)
-		return tdat_errorf(err, "%s/instances/%s: path too long", t->top,
-				   name);
-	return 0;
+	return tfs_buffer_dir(t->top, name, dir, cap, err);
 }
 
 /* ---- the journal ---- */

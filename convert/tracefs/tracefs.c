@@ -275,6 +275,18 @@ int tfs_write_trunc(const char *dir, const char *name, const char *text,
 	return write_flags(dir, name, text, O_TRUNC, err);
 }
 
+int tfs_buffer_dir(const char *top, const char *name, char *dir, size_t cap,
+		   struct tdat_error *err)
+{
+	int n = name[0] ? snprintf(dir, cap, "%s/instances/%s", top, name)
+			: snprintf(dir, cap, "%s", top);
+
+	if (n < 0 || (size_t)n >= cap)
+		return tdat_errorf(err, "%s/instances/%s: path too long", top,
+				   name);
+	return 0;
+}
+
 int tfs_exists(const char *dir, const char *name)
 {
 	char path[PATH_MAX];

@@ -23,6 +23,10 @@
  * The directory is written to dir (cap bytes).
  */
 int tfs_find(char *dir, size_t cap, struct tdat_error *err);
+/* The control directory of a buffer of the tracefs at top: top itself
+ * for the top buffer (name ""), else top/instances/NAME. */
+int tfs_buffer_dir(const char *top, const char *name, char *dir, size_t cap,
+		   struct tdat_error *err);
 
 /*
  * Read the whole file dir/name.  tracefs files report a size of 0, so
