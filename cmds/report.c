@@ -158,10 +158,10 @@ static unsigned show_bit(const char *name)
 static int add_input(struct report_opts *ro, const char *path, char *err,
 		     size_t cap)
 {
-	if (ro->ninputs == REPORT_MAX_INPUTS)
+	if (ro->ev.ninputs == EVENTS_MAX_INPUTS)
 		return bad(err, cap, "at most %d input files",
-			   REPORT_MAX_INPUTS);
-	ro->inputs[ro->ninputs++].path = path;
+			   EVENTS_MAX_INPUTS);
+	ro->ev.inputs[ro->ev.ninputs++].path = path;
 	return 0;
 }
 
@@ -175,7 +175,7 @@ static int add_filter(struct report_opts *ro, const char *text, int negate,
 			   REPORT_MAX_FILTERS);
 	f = &ro->filters[ro->nfilters++];
 	f->text = text;
-	f->after = ro->ninputs;
+	f->after = ro->ev.ninputs;
 	f->negate = negate;
 	return 0;
 }
@@ -210,18 +210,18 @@ static int parse_number_opt(struct report_opts *ro, int c, const char *v,
 			    char *err, size_t cap)
 {
 	const char *name = c == OPT_TS_OFFSET ? "--ts-offset" : "--ts2secs";
-	struct report_input *in;
+	struct events_input *in;
 	char *end;
 
 	if (c == OPT_TS_OFFSET) {
-		if (!ro->ninputs)
+		if (!ro->ev.ninputs)
 			return bad(err, cap, "--ts-offset must come after"
 				   " the -i it applies to");
-		in = &ro->inputs[ro->ninputs - 1];
+		in = &ro->ev.inputs[ro->ev.ninputs - 1];
 		in->ts_offset = strtoll(v, &end, 0);
 	} else {
 		/* Before the second -i it sets the default (report.h). */
-		in = &ro->inputs[ro->ninputs < 2 ? 0 : ro->ninputs - 1];
+		in = &ro->ev.inputs[ro->ev.ninputs < 2 ? 0 : ro->ev.ninputs - 1];
 		in->ts2secs_hz = strtoull(v, &end, 0);
 		if (!in->ts2secs_hz || *v == '-')
 			end = (char *)v;
@@ -285,7 +285,7 @@ static int parse_one(struct report_opts *ro, int c, int idx, int *negate,
 	case 'v': *negate = 1; break;
 	case 'R': ro->raw = 1; break;
 	case 't': ro->full_ns = 1; break;
-	case 'N': ro->no_plugins = 1; break;
+	case 'N': ro->ev.no_plugins = 1; break;
 	case 'q': ro->quiet = 1; break;
 	case 'l': ro->latency = 1; break;
 	case 'I': ro->no_hardirq = 1; break;
@@ -296,11 +296,11 @@ static int parse_one(struct report_opts *ro, int c, int idx, int *negate,
 	case 'P': ro->show |= SHOW_PRINTK; break;
 	case 'E': ro->show |= SHOW_EVENT_LIST; break;
 	case OPT_SHOW: ro->show |= show_bit(long_opts[idx].name); break;
-	case OPT_NODATE: ro->nodate = 1; break;
-	case OPT_RAW_TS: ro->raw_ts = 1; break;
+	case OPT_NODATE: ro->ev.nodate = 1; break;
+	case OPT_RAW_TS: ro->ev.raw_ts = 1; break;
 	case OPT_TS_DIFF: ro->ts_diff = 1; break;
 	case OPT_LAYOUT: return parse_layout(ro, optarg, err, cap);
-	case OPT_ALIGN_TS: ro->align_ts = 1; break;
+	case OPT_ALIGN_TS: ro->ev.align_ts = 1; break;
 	case OPT_CPU: return add_cpu_list(ro, optarg, err, cap);
 	case OPT_EVENT: ro->event_regex = optarg; break;
 	case OPT_JSON: ro->json = 1; break;
@@ -338,7 +338,7 @@ int report_parse_args(int argc, char **argv, struct report_opts *ro,
 	if (r)
 		return r;
 	/* As in trace-cmd, the input may be the last word, without -i. */
-	if (optind < argc && !ro->ninputs &&
+	if (optind < argc && !ro->ev.ninputs &&
 	    add_input(ro, argv[optind++], err, cap))
 		return REPORT_ARGS_BAD;
 	/* trace-cmd ignores these; silently dropped options would be worse */
@@ -347,7 +347,7 @@ int report_parse_args(int argc, char **argv, struct report_opts *ro,
 			   " go before it", argv[optind]);
 	if (optind < argc)
 		return bad(err, cap, "unexpected argument '%s'", argv[optind]);
-	if (!ro->ninputs)
+	if (!ro->ev.ninputs)
 		add_input(ro, "trace.dat", err, cap);
 	return check_json(ro, err, cap);
 }
@@ -360,8 +360,8 @@ static int run(struct report_opts *ro)
 	int r;
 
 	progress_start(&prog, ro->quiet || isatty(1));
-	ro->progress = show_progress;
-	ro->progress_ctx = &prog;
+	ro->ev.progress = show_progress;
+	ro->ev.progress_ctx = &prog;
 	r = report_run(ro);
 	end_progress(&prog);
 	return r;

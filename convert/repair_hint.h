@@ -2,7 +2,7 @@
 /*
  * repair_hint.h - how an error about a damaged input ends: with what
  * the user can do about it.  The applets (cmds/usage.c job_failed) and
- * report's damage lines (convert/report/stream.c) use it.
+ * report's damage lines (convert/events/stream.c) use it.
  */
 #ifndef CONVERT_REPAIR_HINT_H
 #define CONVERT_REPAIR_HINT_H

@@ -6,7 +6,7 @@
  * stage.c makes the dataset's directory beside its final name; schema.c
  * turns an event format into a table's columns; table.c holds a table's
  * writer and file and keeps the memory of all tables bounded; rows.c
- * puts each event of the report's stream into its table; symtabs.c
+ * puts each event of the event stream into its table; symtabs.c
  * writes cmdlines and kallsyms; meta.c writes meta.json; text.c makes
  * trace bytes UTF-8 and JSON.
  */
@@ -18,6 +18,7 @@
 #include <event-parse.h>
 #include "convert/parquet/parquet.h"
 #include "convert/parquet/pqwrite/pqwrite.h"
+#include "convert/events/events.h"
 #include "libfmt/bytes.h"
 
 /* ---- text.c ---- */
@@ -65,21 +66,10 @@ enum col_src {
 	SRC_MISSED, SRC_FIELD, SRC_MESSAGE,
 };
 
-enum col_read {		/* how a field's bytes become a value */
-	READ_INT,	/* a number of `size` bytes */
-	READ_TEXT,	/* a char array, up to its NUL, made UTF-8 */
-	READ_BYTES,	/* bytes as they are */
-	READ_LIST,	/* an array of `es`-byte numbers */
-};
-
 struct colspec {
 	enum col_src src;
-	enum col_read read;
-	const struct tep_format_field *f;	/* SRC_FIELD */
-	int fixed;		/* the bytes are f's offset and size alone */
-	int offset, size;	/* where, when fixed */
-	int es;			/* READ_LIST element size */
-	int is_signed;
+	struct field_place place;	/* SRC_FIELD: the field and its kind
+					 * (the stream's event_layout) */
 	int quick;		/* a fixed integer: read without checks when
 				 * the record holds the table's quick_end */
 	char *from;		/* where --json shows it: "fields.pid" */
@@ -106,11 +96,11 @@ struct table_schema {
 				 * rest of enum own_col; -1: a fixed table */
 };
 
-/* The columns of event ev's table: [trace,] timestamp, cpu, buffer,
- * pid, comm, missed_events, the common fields, the format fields (a name
- * already taken gets "field_" before it), [message for ftrace/bprint].
- * 0 or -1 (out of memory). */
-int schema_for_event(struct table_schema *s, const struct tep_event *ev,
+/* The columns of the table of l's event: [trace,] timestamp, cpu,
+ * buffer, pid, comm, missed_events, the common fields, the format fields
+ * (a name already taken gets "field_" before it), [message for
+ * ftrace/bprint].  0 or -1 (out of memory). */
+int schema_for_event(struct table_schema *s, const struct event_layout *l,
 		     int with_trace);
 /* A fixed table: n columns of the given names and kinds (cmdlines,
  * kallsyms). */
@@ -130,7 +120,7 @@ struct table {
 	struct tables *set;
 	char *rel;		/* its path in the dataset */
 	const struct tep_event *ev;	/* its format, while the events are
-					 * walked (report's handle owns it);
+					 * walked (the stream's handle owns it);
 					 * NULL for cmdlines, kallsyms */
 	char *system, *name;	/* the event's, kept past the walk */
 	int id;
@@ -175,8 +165,8 @@ struct export_input {
 	uint64_t first_ts, last_ts;
 };
 
-/* Export every event of in (through report's stream) into ts.  Returns
- * the exit status as report_each_event does, or -1 when writing failed
+/* Export every event of in (through the event stream) into ts.  Returns
+ * the exit status as events_walk does, or -1 when writing failed
  * (ts->err said). */
 int rows_export(struct tables *ts, struct export_input *in,
 		const struct parquet_opts *o);

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * rows.c - each event of the report's stream as a row of its event's
+ * rows.c - each event of the event stream as a row of its event's
  * table.  No text is made here (but trace_printk's message): fields are
  * read where the format says they are, in the file's byte order, with
- * the rules --json follows (convert/report/fields.c).
+ * the rules --json follows (convert/events/fields.c, the event layout).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "convert/parquet/parquet_internal.h"
-#include "convert/report/report.h"
+#include "convert/events/events.h"
 #include "libfmt/tracedat.h"
 
 #define MAX_IDS 65536		/* common_type is 16 bits */
@@ -61,8 +61,9 @@ static int table_rel(struct rows *x, const struct tep_event *ev, char *rel,
 	return 0;
 }
 
-static struct table *new_table(struct rows *x, const struct tep_event *ev)
+static struct table *new_table(struct rows *x, const struct event_layout *l)
 {
+	const struct tep_event *ev = l->ev;
 	struct table_schema s;
 	struct table *t;
 	char rel[600];
@@ -72,7 +73,7 @@ static struct table *new_table(struct rows *x, const struct tep_event *ev)
 			 x->ts->stage->err);
 		return NULL;
 	}
-	if (schema_for_event(&s, ev, x->in->fleet)) {
+	if (schema_for_event(&s, l, x->in->fleet)) {
 		snprintf(x->ts->err, sizeof(x->ts->err), "out of memory");
 		return NULL;
 	}
@@ -91,8 +92,9 @@ static struct table *new_table(struct rows *x, const struct tep_event *ev)
 	return t;
 }
 
-static struct table *table_for(struct rows *x, const struct tep_event *ev)
+static struct table *table_for(struct rows *x, const struct event_layout *l)
 {
+	const struct tep_event *ev = l->ev;
 	struct tables *ts = x->ts;
 	struct table *t;
 	int i;
@@ -101,14 +103,14 @@ static struct table *table_for(struct rows *x, const struct tep_event *ev)
 		for (i = 0; i < ts->n; i++)
 			if (ts->all[i]->ev == ev)
 				return ts->all[i];
-		return new_table(x, ev);
+		return new_table(x, l);
 	}
 	if (!ts->by_id && !(ts->by_id = calloc(MAX_IDS, sizeof(*ts->by_id)))) {
 		snprintf(ts->err, sizeof(ts->err), "out of memory");
 		return NULL;
 	}
 	t = ts->by_id[ev->id];
-	if (!t && (t = new_table(x, ev)))
+	if (!t && (t = new_table(x, l)))
 		ts->by_id[ev->id] = t;
 	return t;
 }
@@ -168,47 +170,39 @@ static void put_list(struct rows *x, struct pq_writer *w, int k,
 
 /* Field column k of event e, or null where it lies outside the record. */
 static void put_field(struct rows *x, struct pq_writer *w, int k,
-		      const struct colspec *sp, const struct report_event *e)
+		      const struct colspec *sp, const struct stream_event *e)
 {
 	const uint8_t *data = e->rec->data, *p, *nul;
 	size_t size = (size_t)e->rec->size, start, len;
 
-	/* (a fixed field the record cuts short: report_field_span says
-	 * whether it is kernel_stack's array, which the record bounds) */
-	if (sp->fixed && sp->offset >= 0 && sp->size >= 0 &&
-	    (size_t)sp->offset <= size &&
-	    (size_t)sp->size <= size - (size_t)sp->offset) {
-		start = (size_t)sp->offset;
-		len = (size_t)sp->size;
-	} else if (report_field_span(e->tep, sp->f, data, size, &start,
-				     &len)) {
+	if (field_place_span(e->tep, &sp->place, data, size, &start, &len)) {
 		pq_put_null(w, k);
 		return;
 	}
 	p = data + start;
-	switch (sp->read) {
-	case READ_INT:
-		pq_put_int(w, k, tdat_load_n(x->big, p, sp->size));
+	switch (sp->place.k.read) {
+	case FIELD_INT:
+		pq_put_int(w, k, tdat_load_n(x->big, p, sp->place.k.size));
 		break;
-	case READ_TEXT:
+	case FIELD_TEXT:
 		nul = memchr(p, 0, len);
 		put_text(x, w, k, (const char *)p, nul ? (size_t)(nul - p) :
 							 len);
 		break;
-	case READ_BYTES:
+	case FIELD_BYTES:
 		pq_put_bytes(w, k, p, len);
 		break;
-	case READ_LIST:
-		put_list(x, w, k, p, len, sp->es);
+	case FIELD_LIST:
+		put_list(x, w, k, p, len, sp->place.k.es);
 		break;
 	}
 }
 
 /* trace_printk's text, as the report's line shows it after the name. */
 static void put_message(struct rows *x, struct pq_writer *w, int k,
-			const struct report_event *e)
+			const struct stream_event *e)
 {
-	const struct tep_record *rec = report_event_printable(e);
+	const struct tep_record *rec = stream_event_printable(e);
 
 	if (!rec) {
 		x->failed = 1;
@@ -224,7 +218,7 @@ static void put_message(struct rows *x, struct pq_writer *w, int k,
 
 /* A column of the slow list: a field, or bprint's message. */
 static void put_column(struct rows *x, struct pq_writer *w, int k,
-		       const struct colspec *sp, const struct report_event *e)
+		       const struct colspec *sp, const struct stream_event *e)
 {
 	if (sp->src == SRC_MESSAGE)
 		put_message(x, w, k, e);
@@ -235,7 +229,7 @@ static void put_column(struct rows *x, struct pq_writer *w, int k,
 /* The row's own columns, from column k on (enum own_col), and the
  * trace's name before them in a fleet. */
 static void put_own(struct rows *x, struct pq_writer *w, int k,
-		    const struct report_event *e)
+		    const struct stream_event *e)
 {
 	int64_t missed = e->rec->missed_events;
 
@@ -281,7 +275,7 @@ static void put_quick_cut(struct rows *x, struct pq_writer *w,
 	}
 }
 
-static int on_event(void *ctx, const struct report_event *e)
+static int on_event(void *ctx, const struct stream_event *e)
 {
 	struct rows *x = ctx;
 	const uint8_t *data = e->rec->data;
@@ -294,7 +288,7 @@ static int on_event(void *ctx, const struct report_event *e)
 		x->in->unknown++;
 		return 0;
 	}
-	t = table_for(x, e->event);
+	t = table_for(x, e->layout);
 	if (!t)
 		return x->failed = -1;
 	w = t->w;
@@ -327,11 +321,11 @@ static int on_event(void *ctx, const struct report_event *e)
 int rows_export(struct tables *ts, struct export_input *in,
 		const struct parquet_opts *o)
 {
-	struct report_opts *ro = calloc(1, sizeof(*ro));
+	struct events_opts *eo = calloc(1, sizeof(*eo));
 	struct rows x;
 	int r, k;
 
-	if (!ro) {
+	if (!eo) {
 		snprintf(ts->err, sizeof(ts->err), "out of memory");
 		return -1;
 	}
@@ -340,17 +334,17 @@ int rows_export(struct tables *ts, struct export_input *in,
 	x.in = in;
 	x.big = in->big_endian;
 	trace_seq_init(&x.seq);
-	ro->inputs[0].path = in->path;
-	ro->ninputs = 1;
-	ro->applet = "convert";
-	ro->lazy_kallsyms = 1;	/* only bprint's message needs them */
-	ro->progress = o->progress;
-	ro->progress_ctx = o->progress_ctx;
-	r = report_each_event(ro, on_event, &x);
-	for (k = 0; k < ts->n; k++)	/* report's handles are gone */
+	eo->inputs[0].path = in->path;
+	eo->ninputs = 1;
+	eo->applet = "convert";
+	eo->lazy_kallsyms = 1;	/* only bprint's message needs them */
+	eo->progress = o->progress;
+	eo->progress_ctx = o->progress_ctx;
+	r = events_walk(eo, on_event, &x);
+	for (k = 0; k < ts->n; k++)	/* the stream's handles are gone */
 		ts->all[k]->ev = NULL;
 	trace_seq_destroy(&x.seq);
 	tdat_bytes_free(&x.text);
-	free(ro);
+	free(eo);
 	return x.failed ? -1 : r;
 }

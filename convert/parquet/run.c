@@ -52,7 +52,7 @@ static int export_one(struct stage *st, const struct parquet_opts *o,
 		fprintf(stderr, "tdat convert: %s\n", err.msg);
 		return -1;
 	}
-	/* closed while the events are walked: report holds its own copy
+	/* closed while the events are walked: the stream holds its own copy
 	 * of the metadata, and one is enough memory */
 	in->big_endian = f->big_endian;
 	tdat_close(f);

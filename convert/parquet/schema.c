@@ -2,13 +2,13 @@
 /*
  * schema.c - an event's table: the row's own columns, then every common
  * and format field with the Parquet type its C type asks for, as
- * report --json shows the field (convert/report/fields.c decides).
+ * report --json shows the field (its kind in the stream's event layout:
+ * convert/events/fields.c decides).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "convert/parquet/parquet_internal.h"
-#include "convert/report/report.h"
 
 /* The row's own columns, timestamp on in enum own_col's order; a format
  * field of one of these names (or "message") is renamed. */
@@ -45,44 +45,31 @@ static int is_bprint(const struct tep_event *ev)
 	       !strcmp(ev->name, "bprint");
 }
 
-/* How field f is read and typed, as json_put_field shows it
- * (report_field_kind decides). */
+/* How field p is typed, as json_put_field shows it (its kind). */
 static void classify(struct colspec *sp, struct pq_column *c,
-		     const struct tep_format_field *f)
+		     const struct field_place *p)
 {
-	struct report_field_kind k;
-
-	report_field_kind(f, &k);
-	sp->f = f;
+	sp->place = *p;
 	sp->src = SRC_FIELD;
-	sp->offset = f->offset;
-	sp->size = f->size;
-	sp->fixed = k.fixed;
 	c->optional = 1;
 	c->enc = PQ_ENC_AUTO;
-	c->is_signed = k.is_signed;
-	switch (k.read) {
-	case REPORT_READ_TEXT:
-		sp->read = READ_TEXT;
+	c->is_signed = p->k.is_signed;
+	switch (p->k.read) {
+	case FIELD_TEXT:
 		c->kind = PQ_STRING;
 		break;
-	case REPORT_READ_LIST:
-		sp->read = READ_LIST;
-		sp->es = k.es;
+	case FIELD_LIST:
 		c->kind = PQ_INT_LIST;
-		c->bits = k.es * 8;
+		c->bits = p->k.es * 8;
 		break;
-	case REPORT_READ_INT:
-		sp->read = READ_INT;
+	case FIELD_INT:
 		c->kind = PQ_INT;
-		c->bits = k.size * 8;
+		c->bits = p->k.size * 8;
 		break;
-	case REPORT_READ_BYTES:
-		sp->read = READ_BYTES;
+	case FIELD_BYTES:
 		c->kind = PQ_BINARY;
 		break;
 	}
-	sp->is_signed = c->is_signed;
 }
 
 static int grow(struct table_schema *s, int n)
@@ -92,10 +79,11 @@ static int grow(struct table_schema *s, int n)
 	return s->cols && s->spec ? 0 : -1;
 }
 
-/* Column k: field f under its name, or field_NAME when that is taken. */
-static int add_field(struct table_schema *s, const struct tep_format_field *f,
+/* Column k: field p under its name, or field_NAME when that is taken. */
+static int add_field(struct table_schema *s, const struct field_place *p,
 		     const char *where)
 {
+	const struct tep_format_field *f = p->f;
 	int k = s->ncols;
 	size_t n = strlen(f->name) + 16;
 	char *name = malloc(n), *from = malloc(n);
@@ -109,9 +97,9 @@ static int add_field(struct table_schema *s, const struct tep_format_field *f,
 	snprintf(from, n, "%s.%s", where, f->name);
 	s->cols[k].name = name;
 	s->spec[k].from = from;
-	classify(&s->spec[k], &s->cols[k], f);
+	classify(&s->spec[k], &s->cols[k], p);
 	s->ncols++;
-	if (s->spec[k].read == READ_INT && s->spec[k].fixed &&
+	if (p->k.read == FIELD_INT && p->k.fixed &&
 	    f->offset >= 0 && f->offset < 65536) {
 		s->spec[k].quick = 1;
 		if (f->offset + f->size > s->quick_end)
@@ -138,15 +126,6 @@ static int add_own(struct table_schema *s, int i)
 	return 0;
 }
 
-static int count_fields(const struct tep_format_field *f)
-{
-	int n = 0;
-
-	for (; f; f = f->next)
-		n++;
-	return n;
-}
-
 /* The quick columns apart from the rest: rows.c reads them in one
  * tight loop. */
 static int order_columns(struct table_schema *s)
@@ -167,33 +146,31 @@ static int order_columns(struct table_schema *s)
 			continue;
 		}
 		s->quick[s->nquick].col = k;
-		s->quick[s->nquick].offset = s->spec[k].offset;
-		s->quick[s->nquick++].size = s->spec[k].size;
+		s->quick[s->nquick].offset = s->spec[k].place.f->offset;
+		s->quick[s->nquick++].size = s->spec[k].place.f->size;
 	}
 	return 0;
 }
 
-int schema_for_event(struct table_schema *s, const struct tep_event *ev,
+int schema_for_event(struct table_schema *s, const struct event_layout *l,
 		     int with_trace)
 {
-	const struct tep_format_field *f;
 	int i;
 
 	memset(s, 0, sizeof(*s));
-	if (grow(s, NOWN + 1 + count_fields(ev->format.common_fields) +
-		    count_fields(ev->format.fields)))
+	if (grow(s, NOWN + 1 + l->ncommon + l->nfields))
 		goto fail;
 	for (i = with_trace ? 0 : 1; i < NOWN; i++)
 		if (add_own(s, i))
 			goto fail;
 	s->own = with_trace ? 1 : 0;
-	for (f = ev->format.common_fields; f; f = f->next)
-		if (add_field(s, f, "common"))
+	for (i = 0; i < l->ncommon; i++)
+		if (add_field(s, &l->common[i], "common"))
 			goto fail;
-	for (f = ev->format.fields; f; f = f->next)
-		if (add_field(s, f, "fields"))
+	for (i = 0; i < l->nfields; i++)
+		if (add_field(s, &l->fields[i], "fields"))
 			goto fail;
-	if (is_bprint(ev)) {
+	if (is_bprint(l->ev)) {
 		s->cols[s->ncols].name = strdup("message");
 		s->spec[s->ncols].from = strdup("message");
 		if (!s->cols[s->ncols].name || !s->spec[s->ncols].from)

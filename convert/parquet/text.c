@@ -6,12 +6,12 @@
  */
 #include <string.h>
 #include "convert/parquet/parquet_internal.h"
-#include "convert/report/report.h"
+#include "convert/events/events.h"
 
-/* Append s made UTF-8 (report_utf8_add: shared with the other exports). */
+/* Append s made UTF-8 (utf8_add: shared with the other exports). */
 static int add_utf8(struct tdat_bytes *out, const char *s, size_t n)
 {
-	return report_utf8_add(out, s, n);
+	return utf8_add(out, s, n);
 }
 
 int text_utf8(struct tdat_bytes *out, const char *s, size_t n)

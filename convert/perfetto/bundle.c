@@ -60,7 +60,7 @@ static struct cpu_bundle *room(struct bundles *bs, int m, int cpu)
 {
 	struct machine_bundles *mb;
 
-	if (m < 0 || m >= REPORT_MAX_INPUTS || cpu < 0 || cpu >= PF_MAX_CPUS)
+	if (m < 0 || m >= EVENTS_MAX_INPUTS || cpu < 0 || cpu >= PF_MAX_CPUS)
 		return NULL;
 	mb = &bs->m[m];
 	return cpu < mb->n || !grow(mb, cpu) ? &mb->cpu[cpu] : NULL;
@@ -198,7 +198,7 @@ int bundles_flush(struct bundles *bs)
 {
 	int m, i;
 
-	for (m = 0; m < REPORT_MAX_INPUTS; m++)
+	for (m = 0; m < EVENTS_MAX_INPUTS; m++)
 		for (i = 0; i < bs->m[m].n; i++)
 			if (bundle_send(bs, m, i, 0))
 				return -1;
@@ -210,7 +210,7 @@ void bundles_free(struct bundles *bs)
 	struct cpu_bundle *cb;
 	int m, i, g;
 
-	for (m = 0; m < REPORT_MAX_INPUTS; m++) {
+	for (m = 0; m < EVENTS_MAX_INPUTS; m++) {
 		for (i = 0; i < bs->m[m].n; i++) {
 			cb = &bs->m[m].cpu[i];
 			pb_free(&cb->sealed);

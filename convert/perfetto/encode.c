@@ -28,21 +28,11 @@ static uint64_t number(int big, const uint8_t *p, int n, int is_signed)
 }
 
 /* Where pf's bytes are in e's record: 0, or -1 outside it. */
-static int span(const struct report_event *e, const struct pf_field *pf,
+static int span(const struct stream_event *e, const struct pf_field *pf,
 		size_t *start, size_t *len)
 {
-	size_t size = (size_t)e->rec->size;
-	const struct tep_format_field *f = pf->f;
-
-	if (!pf->k.fixed)
-		return report_field_span(e->tep, f, e->rec->data, size, start,
-					 len);
-	if (f->offset < 0 || f->size < 0 || (size_t)f->offset > size ||
-	    (size_t)f->size > size - (size_t)f->offset)
-		return -1;
-	*start = (size_t)f->offset;
-	*len = (size_t)f->size;
-	return 0;
+	return field_place_span(e->tep, &pf->place, e->rec->data,
+				(size_t)e->rec->size, start, len);
 }
 
 /* The length of the text at p up to its NUL (or len); *ascii whether
@@ -70,7 +60,7 @@ static void put_text(struct encoder *x, struct pb *b, uint32_t num,
 		return;
 	}
 	tdat_bytes_reset(&x->text);
-	if (report_utf8_add(&x->text, (const char *)p, n)) {
+	if (utf8_add(&x->text, (const char *)p, n)) {
 		b->failed = 1;
 		return;
 	}
@@ -97,8 +87,8 @@ static void add_decimal(struct tdat_bytes *t, uint64_t v, int negative)
 static void put_array(struct encoder *x, struct pb *b, int big,
 		      const struct pf_field *pf, const uint8_t *p, size_t len)
 {
-	int es = pf->k.read == REPORT_READ_LIST ? pf->k.es : 1;
-	int is_signed = pf->k.read == REPORT_READ_LIST && pf->k.is_signed;
+	int es = pf->place.k.read == FIELD_LIST ? pf->place.k.es : 1;
+	int is_signed = pf->place.k.read == FIELD_LIST && pf->place.k.is_signed;
 	struct tdat_bytes *t = &x->text;
 	uint64_t v;
 	size_t i;
@@ -126,13 +116,13 @@ static void put_array(struct encoder *x, struct pb *b, int big,
 static void put_repeated(struct pb *b, int big, const struct pf_field *pf,
 			 const uint8_t *p, size_t len)
 {
-	int es = pf->k.read == REPORT_READ_LIST ? pf->k.es : pf->k.size;
+	int es = pf->place.k.read == FIELD_LIST ? pf->place.k.es : pf->place.k.size;
 	size_t i;
 
 	if (es != 1 && es != 2 && es != 4 && es != 8)
 		return;
 	for (i = 0; i + (size_t)es <= len; i += (size_t)es)
-		pb_uint(b, pf->num, number(big, p + i, es, pf->k.is_signed));
+		pb_uint(b, pf->num, number(big, p + i, es, pf->place.k.is_signed));
 }
 
 /* An event names pid on its input's machine. */
@@ -152,7 +142,7 @@ static void name_pid(struct encoder *x, int input, uint64_t pid)
 }
 
 static void put_field(struct encoder *x, struct pb *b, int big,
-		      const struct pf_field *pf, const struct report_event *e)
+		      const struct pf_field *pf, const struct stream_event *e)
 {
 	const uint8_t *p;
 	size_t start, len;
@@ -172,10 +162,10 @@ static void put_field(struct encoder *x, struct pb *b, int big,
 		put_array(x, b, big, pf, p, len);
 		break;
 	case PT_S64:
-		pb_sint(b, pf->num, (int64_t)number(big, p, pf->k.size, 1));
+		pb_sint(b, pf->num, (int64_t)number(big, p, pf->place.k.size, 1));
 		break;
 	default:
-		v = number(big, p, pf->k.size, pf->k.is_signed);
+		v = number(big, p, pf->place.k.size, pf->place.k.is_signed);
 		pb_uint(b, pf->num, v);
 		if (pf->names)
 			name_pid(x, e->input, v);
@@ -188,13 +178,13 @@ static void put_field(struct encoder *x, struct pb *b, int big,
 /* GenericFtraceEvent.Field: name, then str (3), int (4) or uint (5). */
 static void put_legacy_field(struct encoder *x, struct pb *b, int big,
 			     const struct pf_field *pf,
-			     const struct report_event *e)
+			     const struct stream_event *e)
 {
 	struct pf_field v = *pf;
 	struct pb_mark m;
 
 	m = pb_open(b, 2, 1);
-	pb_string(b, 1, pf->f->name);
+	pb_string(b, 1, pf->place.f->name);
 	v.num = pf->type == PT_S64 ? 4 : pf->type == PT_U64 ? 5 : 3;
 	if (v.type == PT_S64)	/* int_value is a plain int64 */
 		v.type = PT_I64;
@@ -205,13 +195,13 @@ static void put_legacy_field(struct encoder *x, struct pb *b, int big,
 /* trace_processor reads a print as atrace text ("B|pid|name", "E|pid",
  * "C|pid|name|value"...) and counts any other text as an import error:
  * only the former go typed. */
-static int is_atrace(const struct pf_map *m, const struct report_event *e)
+static int is_atrace(const struct pf_map *m, const struct stream_event *e)
 {
 	const uint8_t *p;
 	size_t start, len;
 	int i;
 
-	for (i = 0; i < m->n && strcmp(m->fields[i].f->name, "buf"); i++)
+	for (i = 0; i < m->n && strcmp(m->fields[i].place.f->name, "buf"); i++)
 		;
 	if (i == m->n || span(e, &m->fields[i], &start, &len))
 		return 0;
@@ -232,7 +222,7 @@ static int is_atrace(const struct pf_map *m, const struct report_event *e)
  * reads it: 0 when it writes no element. */
 static int element_size(const struct pf_field *pf)
 {
-	int es = pf->k.read == REPORT_READ_LIST ? pf->k.es : pf->k.size;
+	int es = pf->place.k.read == FIELD_LIST ? pf->place.k.es : pf->place.k.size;
 
 	return es == 1 || es == 2 || es == 4 || es == 8 ? es : 0;
 }
@@ -241,7 +231,7 @@ static int element_size(const struct pf_field *pf)
  * length), or 0 when it cannot go that way. */
 static size_t simple_field(const struct pf_field *pf)
 {
-	const struct tep_format_field *f = pf->f;
+	const struct tep_format_field *f = pf->place.f;
 	size_t each = (size_t)pb_varint_size((uint64_t)pf->num << 3) + 10;
 	int es;
 
@@ -250,14 +240,14 @@ static size_t simple_field(const struct pf_field *pf)
 	if (pf->type == PT_STR)	/* its tag and a byte of length; its
 				 * text is counted event by event */
 		return (size_t)pb_varint_size((uint64_t)pf->num << 3) + 1;
-	if (!pf->k.fixed)
+	if (!pf->place.k.fixed)
 		return 0;
 	if (pf->type == PT_U64_REP) {
 		es = element_size(pf);
 		return es ? 1 + (size_t)(f->size / es) * each : 1;
 	}
-	if (pf->k.read != REPORT_READ_INT || pf->k.size < 1 ||
-	    pf->k.size > 8 || f->size < pf->k.size)
+	if (pf->place.k.read != FIELD_INT || pf->place.k.size < 1 ||
+	    pf->place.k.size > 8 || f->size < pf->place.k.size)
 		return 0;
 	if (pf->type == PT_I32 || pf->type == PT_I64 || pf->type == PT_U32 ||
 	    pf->type == PT_U64 || pf->type == PT_S64)
@@ -289,8 +279,8 @@ void encode_prepare(struct pf_map *m)
 			m->fast = 0;
 			break;
 		}
-		end = (size_t)m->fields[i].f->offset +
-		      (size_t)m->fields[i].f->size;
+		end = (size_t)m->fields[i].place.f->offset +
+		      (size_t)m->fields[i].place.f->size;
 		if (end > m->fixed_end)
 			m->fixed_end = end;
 		most += n;
@@ -307,10 +297,10 @@ static uint8_t *put_elements(uint8_t *p, int big, const struct pf_field *pf,
 {
 	int es = element_size(pf), i;
 
-	for (i = 0; es && i + es <= pf->f->size; i += es) {
+	for (i = 0; es && i + es <= pf->place.f->size; i += es) {
 		p = pb_put_varint(p, (uint64_t)pf->num << 3 | PB_VARINT);
 		p = pb_put_varint(p, number(big, at + i, es,
-					    pf->k.is_signed));
+					    pf->place.k.is_signed));
 	}
 	return p;
 }
@@ -325,7 +315,7 @@ struct text_at {
 /* m's texts in e, in t: the bytes they add, or SIZE_MAX when one is not
  * plain ASCII (put_text makes those UTF-8: the general way). */
 static size_t measure_texts(const struct pf_map *m,
-			    const struct report_event *e, struct text_at *t)
+			    const struct stream_event *e, struct text_at *t)
 {
 	const struct pf_field *pf;
 	size_t start, len, sum = 0;
@@ -354,8 +344,8 @@ static size_t measure_texts(const struct pf_map *m,
 static uint64_t fast_number(struct encoder *x, int big, int input,
 			    const struct pf_field *pf, const uint8_t *rec)
 {
-	uint64_t v = number(big, rec + pf->f->offset, pf->k.size,
-			    pf->type == PT_S64 || pf->k.is_signed);
+	uint64_t v = number(big, rec + pf->place.f->offset, pf->place.k.size,
+			    pf->type == PT_S64 || pf->place.k.is_signed);
 
 	if (pf->type == PT_S64)	/* zigzag, as pb_sint */
 		return v << 1 ^ ((int64_t)v < 0 ? UINT64_MAX : 0);
@@ -369,7 +359,7 @@ static uint64_t fast_number(struct encoder *x, int big, int input,
 /* The fields of m, as put_field writes them, from p on; the end. */
 static uint8_t *fast_fields(struct encoder *x, uint8_t *p,
 			    const struct pf_map *m,
-			    const struct report_event *e,
+			    const struct stream_event *e,
 			    const struct text_at *t)
 {
 	const uint8_t *rec = e->rec->data;
@@ -378,7 +368,7 @@ static uint8_t *fast_fields(struct encoder *x, uint8_t *p,
 
 	for (i = 0, pf = m->fields; i < m->n; i++, pf++) {
 		if (pf->type == PT_U64_REP) {
-			p = put_elements(p, big, pf, rec + pf->f->offset);
+			p = put_elements(p, big, pf, rec + pf->place.f->offset);
 		} else if (pf->type == PT_STR) {
 			if (t->len != SIZE_MAX) {
 				p = pb_put_varint(p, (uint64_t)pf->num << 3 |
@@ -401,7 +391,7 @@ static uint8_t *fast_fields(struct encoder *x, uint8_t *p,
 /* e written straight into room made once; 0 when it must go the
  * general way (a text too long or not ASCII). */
 static int encode_fast(struct encoder *x, struct pb *b,
-		       const struct pf_map *m, const struct report_event *e)
+		       const struct pf_map *m, const struct stream_event *e)
 {
 	struct text_at t[FAST_TEXTS];
 	uint8_t *p, *event, *payload;
@@ -431,7 +421,7 @@ static int encode_fast(struct encoder *x, struct pb *b,
 }
 
 void encode_event(struct encoder *x, struct pb *b, struct pf_map *m,
-		  const struct report_event *e)
+		  const struct stream_event *e)
 {
 	int big = x->big[e->input], i;
 	struct pb_mark em, pm;

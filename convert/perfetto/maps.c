@@ -4,7 +4,7 @@
  * event id: Perfetto's typed message (typed.c) where there is one, else
  * a self-describing message whose descriptor names the event and every
  * field of its format, numbered 1.. in format order and typed as
- * report --json shows them (report_field_kind): text as string, signed
+ * report --json shows them (the stream's event_layout): text as string, signed
  * numbers as sint64, unsigned ones and addresses as uint64, arrays and
  * bytes as the text --json prints for them.  trace_processor refuses
  * field numbers past 31, so an event with more fields goes as the older
@@ -24,25 +24,16 @@
 /* FieldDescriptorProto types */
 enum { FD_UINT64 = 4, FD_STRING = 9, FD_SINT64 = 18 };
 
-static int count_fields(const struct tep_format_field *f)
-{
-	int n = 0;
-
-	for (; f; f = f->next)
-		n++;
-	return n;
-}
-
-static int fits(const struct report_field_kind *k, enum pf_type t)
+static int fits(const struct field_kind *k, enum pf_type t)
 {
 	switch (t) {
 	case PT_STR:
-		return k->read == REPORT_READ_TEXT;
+		return k->read == FIELD_TEXT;
 	case PT_U64_REP:
-		return k->read == REPORT_READ_LIST ||
-		       k->read == REPORT_READ_INT;
+		return k->read == FIELD_LIST ||
+		       k->read == FIELD_INT;
 	default:
-		return k->read == REPORT_READ_INT;
+		return k->read == FIELD_INT;
 	}
 }
 
@@ -73,32 +64,31 @@ static const struct typed_field *typed_field(const struct typed_event *t,
 	return NULL;
 }
 
-/* The fields of ev that t's message holds.  1 when a field has no place
- * and t is not analysed (write it self-describing instead), 0, -1. */
-static int make_typed(struct pf_map *m, const struct tep_event *ev,
+/* The fields of l's event that t's message holds.  1 when a field has
+ * no place and t is not analysed (write it self-describing instead), 0,
+ * -1. */
+static int make_typed(struct pf_map *m, const struct event_layout *l,
 		      const struct typed_event *t)
 {
-	const struct tep_format_field *f;
+	const struct field_place *p;
 	const struct typed_field *tf;
-	struct report_field_kind k;
+	int i;
 
-	m->fields = calloc((size_t)count_fields(ev->format.fields) + 1,
-			   sizeof(*m->fields));
+	m->fields = calloc((size_t)l->nfields + 1, sizeof(*m->fields));
 	if (!m->fields)
 		return -1;
-	for (f = ev->format.fields; f; f = f->next) {
-		report_field_kind(f, &k);
-		tf = typed_field(t, f->name);
-		if (!tf || !fits(&k, (enum pf_type)tf->type)) {
+	for (i = 0; i < l->nfields; i++) {
+		p = &l->fields[i];
+		tf = typed_field(t, p->f->name);
+		if (!tf || !fits(&p->k, (enum pf_type)tf->type)) {
 			if (!t->analysed)
 				return 1;
 			continue;	/* no place for it: left out */
 		}
-		m->fields[m->n].f = f;
-		m->fields[m->n].k = k;
+		m->fields[m->n].place = *p;
 		m->fields[m->n].num = tf->num;
-		m->fields[m->n].names = names_thread(t, f->name);
-		m->fields[m->n].symbol = names_function(t, f->name);
+		m->fields[m->n].names = names_thread(t, p->f->name);
+		m->fields[m->n].symbol = names_function(t, p->f->name);
 		m->fields[m->n++].type = (enum pf_type)tf->type;
 	}
 	m->form = FORM_TYPED;
@@ -107,12 +97,12 @@ static int make_typed(struct pf_map *m, const struct tep_event *ev,
 	return 0;
 }
 
-static enum pf_type self_type(const struct report_field_kind *k)
+static enum pf_type self_type(const struct field_kind *k)
 {
 	switch (k->read) {
-	case REPORT_READ_TEXT:
+	case FIELD_TEXT:
 		return PT_STR;
-	case REPORT_READ_INT:	/* zigzag: -1 takes a byte, not ten */
+	case FIELD_INT:	/* zigzag: -1 takes a byte, not ten */
 		return k->is_signed ? PT_S64 : PT_U64;
 	default:
 		return PT_JSON;
@@ -131,7 +121,7 @@ static int describe(struct pf_map *m, const struct tep_event *ev)
 	pb_string(&d, 1, ev->name);
 	for (i = 0; i < m->n; i++) {
 		fm = pb_open(&d, 2, 1);
-		pb_string(&d, 1, m->fields[i].f->name);
+		pb_string(&d, 1, m->fields[i].place.f->name);
 		pb_uint(&d, 3, m->fields[i].num);
 		pb_uint(&d, 4, 1);
 		pb_uint(&d, 5, m->fields[i].type == PT_STR ? FD_STRING :
@@ -148,21 +138,20 @@ static int describe(struct pf_map *m, const struct tep_event *ev)
 	return i;
 }
 
-/* Every field of ev, self-describing (or legacy past 31 fields). */
+/* Every field of l's event, self-describing (or legacy past 31
+ * fields). */
 static int make_self(struct pf_maps *ms, struct pf_map *m,
-		     const struct tep_event *ev)
+		     const struct event_layout *l)
 {
-	const struct tep_format_field *f;
-	int n = count_fields(ev->format.fields);
+	int n = l->nfields;
 
 	m->fields = calloc((size_t)n + 1, sizeof(*m->fields));
 	if (!m->fields)
 		return -1;
-	for (f = ev->format.fields; f; f = f->next, m->n++) {
-		report_field_kind(f, &m->fields[m->n].k);
-		m->fields[m->n].f = f;
+	for (; m->n < n; m->n++) {
+		m->fields[m->n].place = l->fields[m->n];
 		m->fields[m->n].num = (uint32_t)m->n + 1;
-		m->fields[m->n].type = self_type(&m->fields[m->n].k);
+		m->fields[m->n].type = self_type(&l->fields[m->n].k);
 	}
 	if (n > SELF_FIELDS || ms->next_self > SELF_LAST) {
 		m->form = FORM_LEGACY;
@@ -171,7 +160,7 @@ static int make_self(struct pf_maps *ms, struct pf_map *m,
 	}
 	m->form = FORM_SELF;
 	m->id = ms->next_self++;
-	return describe(m, ev);
+	return describe(m, l->ev);
 }
 
 static void map_free(struct pf_map *m)
@@ -184,8 +173,9 @@ static void map_free(struct pf_map *m)
 	free(m);
 }
 
-static struct pf_map *map_new(struct pf_maps *ms, const struct tep_event *ev)
+static struct pf_map *map_new(struct pf_maps *ms, const struct event_layout *l)
 {
+	const struct tep_event *ev = l->ev;
 	const struct typed_event *t = typed_find(ev->system, ev->name);
 	struct pf_map *m = calloc(1, sizeof(*m));
 	int r = 1;
@@ -194,15 +184,15 @@ static struct pf_map *map_new(struct pf_maps *ms, const struct tep_event *ev)
 		return NULL;
 	m->name = ev->name;
 	if (t)
-		r = make_typed(m, ev, t);
+		r = make_typed(m, l, t);
 	if (r == 1) {
 		free(m->fields);
 		memset(m, 0, sizeof(*m));
 		m->name = ev->name;
-		r = make_self(ms, m, ev);
+		r = make_self(ms, m, l);
 	} else if (!r && m->print) {	/* plain text: not atrace */
 		m->plain = calloc(1, sizeof(*m->plain));
-		r = m->plain ? make_self(ms, m->plain, ev) : -1;
+		r = m->plain ? make_self(ms, m->plain, l) : -1;
 		if (m->plain)
 			m->plain->name = ev->name;
 	}
@@ -216,8 +206,10 @@ static struct pf_map *map_new(struct pf_maps *ms, const struct tep_event *ev)
 	return m;
 }
 
-struct pf_map *maps_get(struct pf_maps *ms, int k, const struct tep_event *ev)
+struct pf_map *maps_get(struct pf_maps *ms, int k,
+			const struct event_layout *l)
 {
+	const struct tep_event *ev = l->ev;
 	struct pf_map ***dir = ms->by_id[k], **page;
 
 	if (ev->id < 0 || ev->id >= MAX_IDS)
@@ -230,7 +222,7 @@ struct pf_map *maps_get(struct pf_maps *ms, int k, const struct tep_event *ev)
 	if (!page && !(page = dir[ev->id / PAGE] = calloc(PAGE, sizeof(*page))))
 		return NULL;
 	if (!page[ev->id % PAGE])
-		page[ev->id % PAGE] = map_new(ms, ev);
+		page[ev->id % PAGE] = map_new(ms, l);
 	return page[ev->id % PAGE];
 }
 
@@ -238,7 +230,7 @@ void maps_free(struct pf_maps *ms)
 {
 	int k, d, i;
 
-	for (k = 0; k < REPORT_MAX_INPUTS; k++) {
+	for (k = 0; k < EVENTS_MAX_INPUTS; k++) {
 		for (d = 0; ms->by_id[k] && d < PAGES; d++) {
 			for (i = 0; ms->by_id[k][d] && i < PAGE; i++)
 				map_free(ms->by_id[k][d][i]);

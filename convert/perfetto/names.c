@@ -122,7 +122,7 @@ static void put_comm(struct tree *t, struct pb *b, uint32_t num, uint32_t pid)
 	if (!e)
 		return;
 	tdat_bytes_reset(&t->utf8);
-	if (report_utf8_add(&t->utf8, t->cmd + e->val, e->len))
+	if (utf8_add(&t->utf8, t->cmd + e->val, e->len))
 		b->failed = 1;
 	else
 		pb_bytes(b, num, t->utf8.data, t->utf8.len);

@@ -7,7 +7,7 @@
  * bundle.c keeps one FtraceEventBundle open per CPU; maps.c decides how
  * each event type is written (typed.c's table, or self-describing) and
  * encode.c writes an event that way; meta.c writes the system info and
- * the threads' names; run.c walks report's stream.
+ * the threads' names; run.c walks the event stream (convert/events/).
  */
 #ifndef PERFETTO_INTERNAL_H
 #define PERFETTO_INTERNAL_H
@@ -18,7 +18,7 @@
 #include <event-parse.h>
 #include "convert/perfetto/perfetto.h"
 #include "convert/perfetto/pbwrite/pbwrite.h"
-#include "convert/report/report.h"
+#include "convert/events/events.h"
 #include "libfmt/bytes.h"
 #include "libfmt/tracedat.h"
 
@@ -126,8 +126,8 @@ enum pf_form {
 };
 
 struct pf_field {
-	const struct tep_format_field *f;
-	struct report_field_kind k;
+	struct field_place place;	/* the field and its kind (the
+					 * stream's event_layout) */
 	uint32_t num;
 	enum pf_type type;
 	int names;		/* a pid trace_processor names a thread by */
@@ -137,7 +137,7 @@ struct pf_field {
 struct pf_map {
 	enum pf_form form;
 	uint32_t id;		/* the payload's field number */
-	const char *name;	/* the event's (report's handle owns it) */
+	const char *name;	/* the event's (the stream's handle owns it) */
 	struct pf_field *fields;
 	int n;
 	struct pb desc;		/* FORM_SELF: GenericEventDescriptor */
@@ -156,13 +156,14 @@ struct pf_map {
 struct pf_maps {
 	/* per input, a map per event id: 256 pages of 256, made as
 	 * needed (an input's ids are few and close together) */
-	struct pf_map ***by_id[REPORT_MAX_INPUTS];
+	struct pf_map ***by_id[EVENTS_MAX_INPUTS];
 	uint32_t next_self;	/* the next self-describing id */
 };
 
-/* The map of event ev of input k, made on first use; NULL when out of
+/* The map of l's event of input k, made on first use; NULL when out of
  * memory or out of self-describing ids. */
-struct pf_map *maps_get(struct pf_maps *m, int k, const struct tep_event *ev);
+struct pf_map *maps_get(struct pf_maps *m, int k,
+			const struct event_layout *l);
 void maps_free(struct pf_maps *m);
 
 /* ---- symbols.c ---- */
@@ -186,12 +187,12 @@ void syms_free(struct pf_syms *s);
 #define PF_NAMED_PIDS (1u << 22)	/* the kernel's PID_MAX_LIMIT */
 
 struct encoder {
-	int big[REPORT_MAX_INPUTS];	/* each input's byte order */
+	int big[EVENTS_MAX_INPUTS];	/* each input's byte order */
 	struct tdat_bytes text;		/* scratch */
 	/* per input, a bit per pid some event names (sched_switch,
 	 * sched_waking, task_*); NULL: none yet */
-	uint8_t *named[REPORT_MAX_INPUTS];
-	struct pf_syms syms[REPORT_MAX_INPUTS];	/* symbol addresses */
+	uint8_t *named[EVENTS_MAX_INPUTS];
+	struct pf_syms syms[EVENTS_MAX_INPUTS];	/* symbol addresses */
 	int failed;		/* out of memory for one of them */
 };
 
@@ -200,7 +201,7 @@ void encode_prepare(struct pf_map *m);
 /* Event e as an FtraceEvent (field 2 of the bundle b) through map m;
  * m->desc first when not sent yet. */
 void encode_event(struct encoder *x, struct pb *b, struct pf_map *m,
-		  const struct report_event *e);
+		  const struct stream_event *e);
 
 /* ---- bundle.c: one open FtraceEventBundle per CPU of each machine ---- */
 
@@ -225,7 +226,7 @@ struct machine_bundles {
 };
 
 struct bundles {
-	struct machine_bundles m[REPORT_MAX_INPUTS];	/* one an input */
+	struct machine_bundles m[EVENTS_MAX_INPUTS];	/* one an input */
 	size_t flush_at;	/* bytes that close a bundle */
 	struct sink *sink;	/* its err says why a call failed */
 };
@@ -244,7 +245,7 @@ static inline struct pb *bundle_get(struct bundles *bs, int m, int cpu,
 	struct cpu_bundle *cb;
 	int g = key->group_hint;
 
-	if (m < 0 || m >= REPORT_MAX_INPUTS || cpu < 0 || cpu >= bs->m[m].n)
+	if (m < 0 || m >= EVENTS_MAX_INPUTS || cpu < 0 || cpu >= bs->m[m].n)
 		return bundle_get_slow(bs, m, cpu, key, ts);
 	cb = &bs->m[m].cpu[cpu];
 	if (!cb->bytes || ts <= cb->last_ts || g >= cb->ngroups ||

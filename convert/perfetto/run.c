@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run.c - convert --to perfetto: the inputs' system info and thread
- * names first, then every event of report's stream (several inputs
+ * names first, then every event of the event stream (several inputs
  * merged on one timeline as report merges them), each into its CPU's
  * bundle.  Input k is Perfetto's machine k: a host and its guest keep
  * their own CPUs, and their threads of the same pid stay apart.
@@ -27,7 +27,7 @@ static int stop(struct run *r, const char *what)
 	return -1;
 }
 
-static int on_event(void *ctx, const struct report_event *e)
+static int on_event(void *ctx, const struct stream_event *e)
 {
 	struct run *r = ctx;
 	struct pf_map *m;
@@ -38,7 +38,7 @@ static int on_event(void *ctx, const struct report_event *e)
 		r->unknown++;	/* no format: --json shows its id only */
 		return 0;
 	}
-	m = maps_get(&r->maps, e->input, e->event);
+	m = maps_get(&r->maps, e->input, e->layout);
 	if (!m)
 		return stop(r, "out of memory");
 	if (cpu >= PF_MAX_CPUS) {
@@ -82,7 +82,7 @@ static int read_inputs(struct run *r, const struct perfetto_opts *o)
 			fprintf(stderr, "tdat convert: %s\n", r->sink.err.msg);
 			return 2;
 		}
-		tdat_close(f);	/* report reads its own */
+		tdat_close(f);	/* the stream reads its own */
 	}
 	bundles_init(&r->bs, &r->sink, cpus);
 	return 0;
@@ -110,23 +110,23 @@ static int threads(struct run *r, const struct perfetto_opts *o)
 
 static int walk(struct run *r, const struct perfetto_opts *o)
 {
-	struct report_opts *ro = calloc(1, sizeof(*ro));
+	struct events_opts *eo = calloc(1, sizeof(*eo));
 	int k, status;
 
-	if (!ro) {
+	if (!eo) {
 		fprintf(stderr, "tdat convert: out of memory\n");
 		return 1;
 	}
 	for (k = 0; k < o->ninputs; k++)
-		ro->inputs[k].path = o->inputs[k];
-	ro->ninputs = o->ninputs;
-	ro->applet = "convert";
-	ro->lazy_kallsyms = 1;
-	ro->any_order = 1;	/* trace_processor sorts (PERFETTO.md 10) */
-	ro->progress = o->progress;
-	ro->progress_ctx = o->progress_ctx;
-	status = report_each_event(ro, on_event, r);
-	free(ro);
+		eo->inputs[k].path = o->inputs[k];
+	eo->ninputs = o->ninputs;
+	eo->applet = "convert";
+	eo->lazy_kallsyms = 1;
+	eo->any_order = 1;	/* trace_processor sorts (PERFETTO.md 10) */
+	eo->progress = o->progress;
+	eo->progress_ctx = o->progress_ctx;
+	status = events_walk(eo, on_event, r);
+	free(eo);
 	if (status == -1) {
 		fprintf(stderr, "tdat convert: %s\n", r->err);
 		return 2;
@@ -142,7 +142,7 @@ static void free_inputs(struct run *r)
 {
 	int k;
 
-	for (k = 0; k < REPORT_MAX_INPUTS; k++) {
+	for (k = 0; k < EVENTS_MAX_INPUTS; k++) {
 		free(r->x.named[k]);
 		syms_free(&r->x.syms[k]);
 	}
@@ -153,7 +153,7 @@ int perfetto_run(const struct perfetto_opts *o)
 	struct run *r = calloc(1, sizeof(*r));
 	int status;
 
-	if (!r || o->ninputs < 1 || o->ninputs > REPORT_MAX_INPUTS) {
+	if (!r || o->ninputs < 1 || o->ninputs > EVENTS_MAX_INPUTS) {
 		fprintf(stderr, "tdat convert: %s\n", r ? "1 to 64 inputs" :
 			"out of memory");
 		free(r);

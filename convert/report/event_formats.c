@@ -106,7 +106,7 @@ int report_event_formats(const struct report_opts *ro)
 		ret = 2;
 		goto out;
 	}
-	f = tdat_open(ro->inputs[0].path, &err);
+	f = tdat_open(ro->ev.inputs[0].path, &err);
 	if (!f) {
 		fprintf(stderr, "tdat report: %s\n", err.msg);
 		ret = 1;

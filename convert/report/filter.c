@@ -106,7 +106,7 @@ static int filter_applies(const struct report_opts *ro, int i, int input)
 		return 1;
 	if (after > 1)
 		return 0;
-	if (ro->ninputs > 1)
+	if (ro->ev.ninputs > 1)
 		return 1;
 	for (j = 0; j < ro->nfilters; j++)
 		if (ro->filters[j].after == 0)

@@ -30,7 +30,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "convert/report/report_internal.h"
+#include "convert/events/stream.h"
 #include "convert/report/funcgraph.h"
 
 /* A field of 2 (common_type), 4 or 8 bytes; size 0 if there is none. */

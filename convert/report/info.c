@@ -12,11 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert/report/report_internal.h"
 #include "convert/report/print.h"
 #include "convert/report/report.h"
 #include "convert/report/info.h"
-#include "convert/report/inputs.h"
+#include "convert/report/inview.h"
 
 struct info_input {
 	const char *path;
@@ -176,7 +175,7 @@ static int show_cpus(const struct report_opts *ro, int input,
 
 	memset(&s, 0, sizeof(s));
 	s.warn = warn_stderr;
-	input_adjust(ro, &ro->inputs[input], in->f, &s.adjust[0]);
+	input_adjust(&ro->ev, input, in->f, &s.adjust[0]);
 	printf("List of CPUs in %s with data:\n", in->path);
 	if (top && stream_add_buffer(&s, in->f, 0, 0, &err))
 		ret = fail(err.msg);
@@ -327,23 +326,23 @@ static int show_each(const struct report_opts *ro, struct info_input *in,
 
 int report_info(const struct report_opts *ro)
 {
-	struct info_input in[REPORT_MAX_INPUTS];
+	struct info_input in[EVENTS_MAX_INPUTS];
 	struct tdat_error err;
 	int i, ret = 0;
 
 	if (ro->show & SHOW_ENDIAN)
-		return show_endian(ro->inputs[0].path);
+		return show_endian(ro->ev.inputs[0].path);
 	memset(in, 0, sizeof(in));
 	/* Every input opens before anything is printed. */
-	for (i = 0; i < ro->ninputs && !ret; i++) {
-		in[i].path = ro->inputs[i].path;
+	for (i = 0; i < ro->ev.ninputs && !ret; i++) {
+		in[i].path = ro->ev.inputs[i].path;
 		in[i].f = tdat_open(in[i].path, &err);
 		if (!in[i].f)
 			ret = fail(err.msg);
 	}
 	if (!ret)
-		ret = show_each(ro, in, ro->ninputs);
-	for (i = 0; i < ro->ninputs; i++)
+		ret = show_each(ro, in, ro->ev.ninputs);
+	for (i = 0; i < ro->ev.ninputs; i++)
 		tdat_close(in[i].f);
 	if (fflush(stdout) || ferror(stdout))
 		ret = fail("write error on output");

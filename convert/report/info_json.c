@@ -15,11 +15,10 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert/report/report_internal.h"
 #include "convert/report/print.h"
 #include "convert/report/json.h"
 #include "convert/report/info.h"
-#include "convert/report/inputs.h"
+#include "convert/report/inview.h"
 
 static void warn_stderr(void *ctx, const char *msg)
 {
@@ -82,7 +81,7 @@ static int put_cpus(struct outbuf *o, const struct report_opts *ro,
 
 	memset(&s, 0, sizeof(s));
 	s.warn = warn_stderr;
-	input_adjust(ro, &ro->inputs[input], f, &s.adjust[0]);
+	input_adjust(&ro->ev, input, f, &s.adjust[0]);
 	if (tdat_top_buffer(f) && stream_add_buffer(&s, f, 0, 0, &err)) {
 		warn_stderr(NULL, err.msg);
 		ret = 1;
@@ -200,8 +199,8 @@ int report_info_json_one(const struct report_opts *ro, int input,
 
 	outbuf_init(&o, stdout);
 	outbuf_puts(&o, "{\"file\":");
-	json_put_string(&o, ro->inputs[input].path,
-			strlen(ro->inputs[input].path));
+	json_put_string(&o, ro->ev.inputs[input].path,
+			strlen(ro->ev.inputs[input].path));
 	outbuf_printf(&o, ",\"cpus\":%u", tdat_cpus(f));
 	if (ro->show & SHOW_UNAME)
 		put_text_option(&o, f, TDAT_OPT_UNAME, "uname");

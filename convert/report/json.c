@@ -2,7 +2,7 @@
 /* json.c - report --json: an event as one line of JSON. */
 #include <string.h>
 #include "convert/report/json.h"
-#include "convert/report/report.h"
+#include "convert/events/events.h"
 
 static int json_with_file;	/* several -i: say which file (json.h) */
 
@@ -45,7 +45,7 @@ void json_put_string(struct outbuf *o, const char *s, size_t n)
 			i++;
 			continue;
 		}
-		len = c >= 0x80 ? report_utf8_len(p + i, n - i) : 0;
+		len = c >= 0x80 ? utf8_len(p + i, n - i) : 0;
 		if (len) {
 			i += len;
 			continue;
@@ -127,52 +127,89 @@ static void put_array(struct outbuf *o, struct tep_handle *tep,
 	outbuf_putc(o, ']');
 }
 
-void json_put_field(struct outbuf *o, struct tep_handle *tep,
-		    const struct tep_format_field *f, const uint8_t *data,
+void json_put_place(struct outbuf *o, struct tep_handle *tep,
+		    const struct field_place *fp, const uint8_t *data,
 		    size_t size)
 {
-	int is_signed = (f->flags & TEP_FIELD_IS_SIGNED) &&
-			!report_field_is_raw_marker(f);
+	const uint8_t *p, *nul;
 	size_t start, len;
-	const uint8_t *p;
 
-	if (report_field_span(tep, f, data, size, &start, &len)) {
+	if (field_place_span(tep, fp, data, size, &start, &len)) {
 		outbuf_puts(o, "null");
 		return;
 	}
 	p = data + start;
-	if (report_field_is_text(f)) {
-		const uint8_t *nul = memchr(p, 0, len);
-
+	switch (fp->k.read) {
+	case FIELD_TEXT:
+		nul = memchr(p, 0, len);
 		json_put_string(o, (const char *)p, nul ? (size_t)(nul - p) :
 							  len);
-	} else if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) {
-		put_array(o, tep, p, len, f->elementsize, is_signed);
-	} else if (int_size(len)) {
-		/* pointers too: addresses are unsigned */
-		put_number(o, tep, p, len, is_signed &&
-			   !(f->flags & TEP_FIELD_IS_POINTER));
-	} else {
+		break;
+	case FIELD_INT:
+		put_number(o, tep, p, len, fp->k.is_signed);
+		break;
+	case FIELD_LIST:
+		put_array(o, tep, p, len, (size_t)fp->k.es, fp->k.is_signed);
+		break;
+	case FIELD_BYTES:
 		put_array(o, tep, p, len, 1, 0);
+		break;
 	}
 }
 
-/* "name":{...} with each field of the list f. */
-static void put_fields(struct outbuf *o, const char *name,
-		       struct tep_handle *tep, struct tep_format_field *f,
-		       const struct tep_record *rec)
+void json_put_field(struct outbuf *o, struct tep_handle *tep,
+		    const struct tep_format_field *f, const uint8_t *data,
+		    size_t size)
 {
-	const char *sep = "";
+	struct field_place fp = { f, { 0 } };
 
+	field_kind(f, &fp.k);
+	json_put_place(o, tep, &fp, data, size);
+}
+
+/* ,"name":{ and ,"field": before each value. */
+static void open_fields(struct outbuf *o, const char *name)
+{
 	outbuf_putc(o, ',');
 	put_cstring(o, name);
 	outbuf_puts(o, ":{");
+}
+
+static void put_name(struct outbuf *o, int first, const char *name)
+{
+	if (!first)
+		outbuf_putc(o, ',');
+	put_cstring(o, name);
+	outbuf_putc(o, ':');
+}
+
+/* "name":{...} with each field of the event's layout, n places at p. */
+static void put_places(struct outbuf *o, const char *name,
+		       struct tep_handle *tep, const struct field_place *p,
+		       int n, const struct tep_record *rec)
+{
+	int i;
+
+	open_fields(o, name);
+	for (i = 0; i < n; i++) {
+		put_name(o, !i, p[i].f->name);
+		json_put_place(o, tep, &p[i], rec->data, (size_t)rec->size);
+	}
+	outbuf_putc(o, '}');
+}
+
+/* The same from the format's list f, each field's kind worked out here
+ * (no layout kept for the event). */
+static void put_fields(struct outbuf *o, const char *name,
+		       struct tep_handle *tep, const struct tep_format_field *f,
+		       const struct tep_record *rec)
+{
+	const struct tep_format_field *first = f;
+
+	open_fields(o, name);
 	for (; f; f = f->next) {
-		outbuf_puts(o, sep);
-		put_cstring(o, f->name);
-		outbuf_putc(o, ':');
+		put_name(o, f == first, f->name);
 		json_put_field(o, tep, f, rec->data, (size_t)rec->size);
-		sep = ",";
 	}
 	outbuf_putc(o, '}');
 }
@@ -190,6 +227,7 @@ void json_line(struct printer *p, const struct event_view *e)
 	struct outbuf *o = p->o;
 	struct tep_record *rec = e->rec;
 	struct tep_event *ev = event_memo_find(&p->memo, e);
+	const struct event_layout *l;
 	int pid = e->pid;
 
 	outbuf_puts(o, "{\"timestamp\":");
@@ -224,8 +262,14 @@ void json_line(struct printer *p, const struct event_view *e)
 	put_cstring(o, ev->system);
 	put_key(o, "event");
 	put_cstring(o, ev->name);
-	put_fields(o, "common", e->tep, ev->format.common_fields, rec);
-	put_fields(o, "fields", e->tep, ev->format.fields, rec);
+	l = event_memo_layout(p->memo, e, ev);
+	if (l) {
+		put_places(o, "common", e->tep, l->common, l->ncommon, rec);
+		put_places(o, "fields", e->tep, l->fields, l->nfields, rec);
+	} else {
+		put_fields(o, "common", e->tep, ev->format.common_fields, rec);
+		put_fields(o, "fields", e->tep, ev->format.fields, rec);
+	}
 	outbuf_puts(o, "}\n");
 }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <event-parse.h>
 #include "convert/report/print.h"
+#include "convert/events/events.h"
 
 /*
  * The writers below are pure: they append to o and nothing else, so the
@@ -31,6 +32,10 @@ void json_put_i64(struct outbuf *o, int64_t v);
  */
 void json_put_field(struct outbuf *o, struct tep_handle *tep,
 		    const struct tep_format_field *f, const uint8_t *data,
+		    size_t size);
+/* The same for a field whose kind is worked out (an event_layout's). */
+void json_put_place(struct outbuf *o, struct tep_handle *tep,
+		    const struct field_place *fp, const uint8_t *data,
 		    size_t size);
 
 /* Make p print JSON lines.  with_file: each object names its input file

@@ -10,7 +10,7 @@
  * sorted before the workers start (ksyms_prepare).
  */
 #include <stdlib.h>
-#include "convert/report/report_internal.h"
+#include "convert/events/stream.h"
 
 #define KSYMS_CACHE 4096	/* a power of two */
 

@@ -77,6 +77,7 @@ struct pipeline {
 	uint64_t next_claim;	/* the batch the next idle worker takes */
 	int end;		/* no batch comes after filled */
 	struct input *in;
+	struct input_view *views;	/* report's of each input */
 	int ninputs;
 	struct worker w[MAX_WORKERS];
 	int nworkers;
@@ -97,75 +98,41 @@ struct reader {
 /* ---- shared by both loops ---- */
 
 static void fill_view(struct event_view *v, struct tep_record *rec,
-		      struct input *i, int buf)
+		      const struct input *i, const struct input_view *iv,
+		      int buf)
 {
 	v->rec = rec;
 	v->tep = i->tep;
 	v->ts = rec->ts;
-	v->time_is_ns = i->time_is_ns;
-	v->has_clock = i->has_clock;
-	v->label = i->labels[buf];
+	v->time_is_ns = iv->time_is_ns;
+	v->has_clock = iv->has_clock;
+	v->label = iv->labels[buf];
 	v->path = i->path;
 	v->buffer = i->f->buffers[buf].name;
-	v->fg = i->fg_on ? &i->fg : NULL;
+	v->fg = iv->fg_on ? &iv->fg : NULL;
 	v->fg_leaf = 0;
 	v->fg_ns = 0;
 	v->has_type = 0;
 }
 
-/* rec for c's event; the bytes libtraceevent may read, 0 without
- * memory for a padded copy (recview.h). */
-static uint32_t fill_record(struct tep_record *rec, struct stream_cpu *c,
-			    struct input *i, int *type)
-{
-	const uint8_t *page_end = c->it.page + c->it.page_size;
-
-	rec->ts = c->ts;
-	rec->offset = c->page_offset + c->ev.offset;
-	rec->missed_events = c->missed;
-	rec->size = (int)c->ev.size;
-	rec->record_size = (int)c->ev.size;
-	rec->cpu = c->cpu;
-	return recview_fill(i->ids, i->tep, rec, c->ev.data, c->ev.size,
-			    page_end, &c->pad, type);
-}
-
-static int keep(struct input *i, struct tep_record *rec, uint32_t readable)
+static int keep(const struct input *i, struct input_view *iv,
+		struct tep_record *rec, uint32_t readable)
 {
 	const struct tep_record *r;
 	struct tep_record tmp;
 
-	if (!i->filtering)
+	if (!iv->filtering)
 		return 1;
-	r = host_dataloc(i->tep, rec, readable, &tmp, &i->filter_copy);
-	return event_filter_keep(&i->filter, i->tep,
+	r = host_dataloc(i->tep, rec, readable, &tmp, &iv->filter_copy);
+	return event_filter_keep(&iv->filter, i->tep,
 				 (struct tep_record *)(r ? r : rec));
-}
-
-/* Where tep_data_pid reads common_pid. */
-static void learn_pid(struct input *i)
-{
-	i->pid_size = -1;
-	recview_common_place(i->tep, NULL, "common_pid", &i->pid_off,
-			     &i->pid_size);
 }
 
 /* The event's pid and comm, as libtraceevent gives them, without its
  * field-by-field read and its bsearch for every event. */
 static void set_task(struct event_view *v, struct input *i)
 {
-	const uint8_t *p;
-	int big = i->f->big_endian;
-
-	if (!i->pid_size)
-		learn_pid(i);
-	p = (const uint8_t *)v->rec->data + i->pid_off;
-	if (i->pid_size < 0 || v->rec->size < i->pid_off + i->pid_size)
-		v->pid = tep_data_pid(i->tep, v->rec);
-	else if (i->pid_size == 4)
-		v->pid = (int)tdat_load32(big, p);
-	else
-		v->pid = tdat_load16(big, p);
+	v->pid = input_pid(i, v->rec);
 	v->comm = comm_cache_get(i->comms, i->tep, v->pid);
 }
 
@@ -173,6 +140,7 @@ static void set_task(struct event_view *v, struct input *i)
  * with v->readable 0 when out of memory.  The caller calls
  * stream_advance(s, c) when it is done with the event. */
 static struct stream_cpu *next_kept(struct stream *s, struct input *in,
+				    struct input_view *views,
 				    struct tep_record *rec,
 				    struct event_view *v)
 {
@@ -184,13 +152,13 @@ static struct stream_cpu *next_kept(struct stream *s, struct input *in,
 	while ((c = stream_peek(s))) {
 		struct input *i = &in[c->input];
 
-		readable = fill_record(rec, c, i, &type);
+		readable = input_record(i, c, rec, &type);
 		if (!readable) {
 			v->readable = 0;
 			return NULL;
 		}
-		if (!c->hidden && keep(i, rec, readable)) {
-			fill_view(v, rec, i, c->buf);
+		if (!c->hidden && keep(i, &views[c->input], rec, readable)) {
+			fill_view(v, rec, i, &views[c->input], c->buf);
 			v->readable = readable;
 			v->has_type = 1;
 			v->type = type;
@@ -246,7 +214,7 @@ static void out_of_memory(struct outbuf *o)
 
 /* One thread does it all: -ts-diff, one CPU, or no threads. */
 static void print_serial(struct printer *p, struct stream *s,
-			 struct input *in)
+			 struct input *in, struct input_view *views)
 {
 	struct event_view v;
 	struct tep_record rec;
@@ -256,7 +224,7 @@ static void print_serial(struct printer *p, struct stream *s,
 
 	memset(&rec, 0, sizeof(rec));
 	memset(&v, 0, sizeof(v));
-	while ((c = next_kept(s, in, &rec, &v))) {
+	while ((c = next_kept(s, in, views, &rec, &v))) {
 		moved = fgraph_step(s, c, &in[c->input], &rec, &v, &cp);
 		if (moved < 0)
 			break;
@@ -269,145 +237,6 @@ static void print_serial(struct printer *p, struct stream *s,
 	free(cp.p);
 	if (!v.readable || moved < 0)
 		out_of_memory(p->o);
-}
-
-/*
- * The export's loop (report_each_event).  No text is made from its
- * events, so it skips what printing needs: the record goes as it is
- * (report_event_printable makes the padded view for the few printed),
- * and each id's event and common_pid place are looked up once (each
- * pid's comm too, in the input's commcache).  A record too short for
- * its common fields, or an input with filters or hidden CPUs, goes the
- * printing loop's way.
- */
-struct visit_id {
-	struct tep_event *ev;
-	int pid_off, pid_size;	/* common_pid, or size 0: tep's way */
-	int known;
-};
-
-struct visit {
-	struct visit_id *ids;	/* per input, NO_ID each, on first use */
-	struct stream_cpu *c;	/* the event being visited */
-	struct input *i;
-	struct tep_record view;	/* report_event_printable's */
-};
-
-static struct visit_id *visit_id(struct visit *vs, struct input *in,
-				 int input, int type)
-{
-	struct visit_id *ids = &vs->ids[(size_t)input * NO_ID], *v;
-
-	if (type < 0 || type >= NO_ID)
-		return NULL;
-	v = &ids[type];
-	if (v->known)
-		return v;
-	v->known = 1;
-	v->ev = tep_find_event(in[input].tep, type);
-	if (v->ev)
-		recview_common_place(in[input].tep, v->ev, "common_pid",
-				     &v->pid_off, &v->pid_size);
-	return v;
-}
-
-
-/* e for c's event, the quick way; 0, or -1 when it must go the
- * printing loop's way. */
-static int visit_fill(struct visit *vs, struct input *in,
-		      struct stream_cpu *c, struct tep_record *rec,
-		      struct report_event *e)
-{
-	struct input *i = &in[c->input];
-	const uint8_t *d = c->ev.data;
-	struct visit_id *v;
-	int big = c->f->big_endian, pid;
-
-	if (i->filtering || c->hidden || c->ev.size < 2)
-		return -1;
-	v = visit_id(vs, in, c->input, tdat_load16(big, d));
-	if (!v || !v->ev || !v->pid_size ||
-	    (uint32_t)(v->pid_off + v->pid_size) > c->ev.size)
-		return -1;
-	pid = v->pid_size == 4 ? (int32_t)tdat_load32(big, d + v->pid_off) :
-				 (int16_t)tdat_load16(big, d + v->pid_off);
-	rec->ts = c->ts;
-	rec->offset = c->page_offset + c->ev.offset;
-	rec->missed_events = c->missed;
-	rec->size = rec->record_size = (int)c->ev.size;
-	rec->cpu = c->cpu;
-	rec->data = (void *)d;
-	e->event = v->ev;
-	e->pid = pid;
-	e->comm = comm_cache_get(i->comms, i->tep, pid);
-	return 0;
-}
-
-int report_visit_events(struct stream *s, struct input *in, int ninputs,
-			report_event_fn fn, void *ctx, const char *who)
-{
-	struct visit *vs = calloc(1, sizeof(*vs));
-	struct report_event e;
-	struct event_view v;
-	struct tep_record rec;
-	struct stream_cpu *c;
-	int r = 0;
-
-	if (vs)
-		vs->ids = calloc((size_t)ninputs * NO_ID, sizeof(*vs->ids));
-	if (!vs || !vs->ids) {
-		free(vs);
-		fprintf(stderr, "tdat %s: out of memory\n", who);
-		return 1;
-	}
-	memset(&rec, 0, sizeof(rec));
-	memset(&v, 0, sizeof(v));
-	v.readable = 1;
-	e.rec = &rec;
-	e.priv = vs;
-	while (!r && (c = stream_peek(s))) {
-		e.tep = in[c->input].tep;
-		e.ts = c->ts;
-		e.input = c->input;
-		e.buffer = in[c->input].f->buffers[c->buf].name;
-		if (visit_fill(vs, in, c, &rec, &e)) {
-			if (!(c = next_kept(s, in, &rec, &v)))
-				break;
-			e.tep = v.tep;
-			e.ts = v.ts;
-			e.input = c->input;
-			e.buffer = v.buffer;
-			e.event = tep_find_event_by_record(v.tep, &rec);
-			e.pid = v.pid;
-			e.comm = v.comm;
-		}
-		vs->c = c;
-		vs->i = &in[c->input];
-		r = fn(ctx, &e);
-		stream_advance(s, c);
-	}
-	if (!r && !v.readable) {
-		fprintf(stderr, "tdat %s: out of memory\n", who);
-		r = 1;
-	}
-	free(vs->ids);
-	free(vs);
-	return r;
-}
-
-const struct tep_record *report_event_printable(const struct report_event *e)
-{
-	struct visit *vs = e->priv;
-	struct tdat_error err;
-
-	/* an export loads them only now (report_opts.lazy_kallsyms); a
-	 * part report would not have opened prints addresses */
-	if (vs->i->syms_later)
-		tep_add_kallsyms(vs->i->tep, vs->i->f, &err);
-	vs->i->syms_later = 0;
-
-	vs->view = *e->rec;
-	return fill_record(&vs->view, vs->c, vs->i, NULL) ? &vs->view : NULL;
 }
 
 /* ---- workers ---- */
@@ -435,7 +264,8 @@ static void format_batch(struct worker *w, struct batch *b)
 		rec.size = rec.record_size = (int)e->size;
 		rec.data = b->arena.data + e->data;
 		rec.cpu = e->cpu;
-		fill_view(&v, &rec, &w->pl->in[e->input], e->buf);
+		fill_view(&v, &rec, &w->pl->in[e->input],
+			  &w->pl->views[e->input], e->buf);
 		v.readable = e->readable;
 		v.tep = w->tep[e->input];
 		v.pid = e->pid;
@@ -669,8 +499,9 @@ static int add_event(struct reader *r, struct tep_record *rec,
 	return 0;
 }
 
-static void read_all(struct reader *r, struct stream *s, struct input *in)
+static void read_all(struct reader *r, struct stream *s)
 {
+	struct input *in = r->pl->in;
 	struct event_view v;
 	struct tep_record rec;
 	struct stream_cpu *c;
@@ -679,7 +510,7 @@ static void read_all(struct reader *r, struct stream *s, struct input *in)
 
 	memset(&rec, 0, sizeof(rec));
 	memset(&v, 0, sizeof(v));
-	while ((c = next_kept(s, in, &rec, &v))) {
+	while ((c = next_kept(s, in, r->pl->views, &rec, &v))) {
 		moved = fgraph_step(s, c, &in[c->input], &rec, &v, &cp);
 		if (moved < 0 || add_event(r, &rec, &v, c->input, c->buf))
 			out_of_memory(r->o);
@@ -803,7 +634,8 @@ static int worker_count(const struct input *in, int ninputs)
 }
 
 static int run_threads(struct printer *p, struct stream *s, struct input *in,
-		       const struct report_opts *ro, int nworkers)
+		       struct input_view *views, const struct report_opts *ro,
+		       int nworkers)
 {
 	struct pipeline pl;
 	struct reader r;
@@ -815,7 +647,8 @@ static int run_threads(struct printer *p, struct stream *s, struct input *in,
 	pthread_cond_init(&pl.work, NULL);
 	pthread_cond_init(&pl.done, NULL);
 	pl.in = in;
-	pl.ninputs = ro->ninputs;
+	pl.views = views;
+	pl.ninputs = ro->ev.ninputs;
 	pl.nworkers = nworkers;
 	pl.nslots = 2 * nworkers + 2;
 	for (k = 0; k < pl.ninputs; k++)
@@ -823,7 +656,7 @@ static int run_threads(struct printer *p, struct stream *s, struct input *in,
 	if (slots_init(&pl) || reader_init(&r, &pl, p))
 		goto out;
 	for (k = 0; k < nworkers; k++)
-		if (worker_init(&pl.w[k], &pl, p, !ro->no_plugins))
+		if (worker_init(&pl.w[k], &pl, p, !ro->ev.no_plugins))
 			goto out;
 	for (k = 0; k < nworkers; k++) {
 		if (pthread_create(&pl.w[k].thread, NULL, work, &pl.w[k]))
@@ -833,7 +666,7 @@ static int run_threads(struct printer *p, struct stream *s, struct input *in,
 	if (k == 0)
 		goto out;
 	ok = 1;
-	read_all(&r, s, in);
+	read_all(&r, s);
 	drain(&r);
 out:
 	for (k = 0; k < nworkers; k++)
@@ -851,12 +684,14 @@ out:
 }
 
 void report_print_events(struct printer *p, struct stream *s,
-			 struct input *in, const struct report_opts *ro)
+			 struct input *in, struct input_view *views,
+			 const struct report_opts *ro)
 {
-	int n = worker_count(in, ro->ninputs);
+	int n = worker_count(in, ro->ev.ninputs);
 
 	/* --ts-diff depends on the line before: one thread. */
-	if (n > 0 && !p->opts.ts_diff && !run_threads(p, s, in, ro, n))
+	if (n > 0 && !p->opts.ts_diff &&
+	    !run_threads(p, s, in, views, ro, n))
 		return;
-	print_serial(p, s, in);
+	print_serial(p, s, in, views);
 }

@@ -6,9 +6,9 @@
 #ifndef PIPELINE_H
 #define PIPELINE_H
 
-#include "convert/report/report_internal.h"
+#include "convert/events/stream.h"
 #include "convert/report/print.h"
-#include "convert/report/inputs.h"
+#include "convert/report/inview.h"
 #include "convert/report/report.h"
 
 /*
@@ -18,15 +18,8 @@
  * its own tep handles: line() must keep any other state of p read-only.
  */
 void report_print_events(struct printer *p, struct stream *s,
-			 struct input *in, const struct report_opts *ro);
-
-/*
- * The same events, in the same order, to fn instead (report_each_event):
- * fn's non-zero value stops the walk and is returned; 1 when out of
- * memory (said on stderr as "tdat WHO: ...").
- */
-int report_visit_events(struct stream *s, struct input *in, int ninputs,
-			report_event_fn fn, void *ctx, const char *who);
+			 struct input *in, struct input_view *views,
+			 const struct report_opts *ro);
 
 /* ---- ksyms.c ---- */
 

@@ -158,6 +158,13 @@ void body_cache_put(struct body_cache *c, const void *tep,
 struct event_memo;
 struct tep_event *event_memo_find(struct event_memo **m,
 				  const struct event_view *e);
+/* The layout of ev, what event_memo_find gave for e, made on first use
+ * and kept beside it; NULL where the memo keeps no slot for it (or out
+ * of memory): read the format's fields then. */
+struct event_layout;
+const struct event_layout *event_memo_layout(struct event_memo *m,
+					     const struct event_view *e,
+					     const struct tep_event *ev);
 void event_memo_free(struct event_memo *m);
 
 /* fastcache.c: what put_info keeps of each event type it printed. */

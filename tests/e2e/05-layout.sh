@@ -55,9 +55,21 @@ includes $(grep -E '^convert/[a-z_]+/.*\.[ch]$' "$files") |
 		[ "$from" = "$to" ] && continue
 		case $to/$hdr in
 		"$to/$to.h"|tracefs/tracefs.h|tracefs/sysmeta.h) ;;
+		events/stream.h|events/inputs.h) ;;	# the stream walked by hand
 		*) fail "convert/$from includes convert/$to/$hdr" ;;
 		esac
 	done
+
+# The event stream is a room of its own (convert/events/): report and the
+# exports are peers above it, and an export reads nothing of report's.
+step "the exports include nothing of report's"
+includes $(grep -E '^convert/(parquet|perfetto)/.*\.[ch]$' "$files") |
+	grep -E ': convert/report/' >"$TMPDIR/bad.txt" || true
+[ ! -s "$TMPDIR/bad.txt" ] || { cat "$TMPDIR/bad.txt" >&2; fail "an export includes report's headers"; }
+step "the event stream includes no consumer of it"
+includes $(grep -E '^convert/events/.*\.[ch]$' "$files") |
+	grep -E ': convert/(report|parquet|perfetto)/' >"$TMPDIR/bad.txt" || true
+[ ! -s "$TMPDIR/bad.txt" ] || { cat "$TMPDIR/bad.txt" >&2; fail "the event stream includes a consumer"; }
 
 step "applets include engine interfaces, never an engine's internals"
 includes $(grep -E '^(cmds|multicall)/.*\.[ch]$' "$files") |

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include "libfmt/tracedat.h"
 #include "convert/fastfmt/fastfmt.h"
-#include "convert/report/report_internal.h"
+#include "convert/events/stream.h"
 
 #define ROOM 70000	/* any __data_loc offset, and a string after it */
 #define PAYLOAD 4096

@@ -2,7 +2,7 @@
 /*
  * fuzz_format.c - libFuzzer target for event format texts and the
  * events they describe (`make fuzz`): what report and check-events hand
- * to libtraceevent (convert/tepfmt, report's tep_load.c, recview.c,
+ * to libtraceevent (convert/tepfmt, the stream's tep_load.c, recview.c,
  * print.c, json.c, funcgraph.c, check_events.c).
  *
  * Input: a selector byte; entries "SYSTEM\nTEXT" separated by \001 up

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test_commcache.c - convert/report/commcache.c against libtraceevent. */
+/* test_commcache.c - convert/events/commcache.c against libtraceevent. */
 #include <stdio.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
-#include "convert/report/commcache.h"
+#include "convert/events/commcache.h"
 #include "tests/unit/units.h"
 
 /* What it answers is what libtraceevent answers, before and after the

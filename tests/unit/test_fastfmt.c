@@ -14,7 +14,7 @@
 #include "libfmt/tracedat.h"
 #include "convert/fastfmt/fastfmt.h"
 #include "convert/tepfmt/tepfmt.h"
-#include "convert/report/report_internal.h"
+#include "convert/events/stream.h"
 #include "convert/report/print.h"
 
 #define ROOM 70000	/* a record's buffer: any __data_loc offset inside */

@@ -6,7 +6,7 @@
  * rising timestamps (trace_processor keeps the file's order among equal
  * ones) and of at most BUNDLE_GROUPS types: events go through a real
  * sink into a trace file, which is read back (zlib) and its bundles'
- * events listed.  And report_each_event with any_order gives each CPU's
+ * events listed.  And events_walk with any_order gives each CPU's
  * events to its end before the next CPU's, each CPU's in the order the
  * merged walk gives them.
  */
@@ -291,7 +291,7 @@ struct walk {
 	int n;
 };
 
-static int on_walk_event(void *ctx, const struct report_event *e)
+static int on_walk_event(void *ctx, const struct stream_event *e)
 {
 	struct walk *w = ctx;
 
@@ -304,16 +304,16 @@ static int on_walk_event(void *ctx, const struct report_event *e)
 
 static void walk_file(const char *path, int any_order, struct walk *w)
 {
-	struct report_opts *ro = calloc(1, sizeof(*ro));
+	struct events_opts *eo = calloc(1, sizeof(*eo));
 
-	CU_ASSERT_PTR_NOT_NULL_FATAL(ro);
-	ro->inputs[0].path = path;
-	ro->ninputs = 1;
-	ro->applet = "convert";
-	ro->any_order = any_order;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(eo);
+	eo->inputs[0].path = path;
+	eo->ninputs = 1;
+	eo->applet = "convert";
+	eo->any_order = any_order;
 	w->n = 0;
-	CU_ASSERT_EQUAL(report_each_event(ro, on_walk_event, w), 0);
-	free(ro);
+	CU_ASSERT_EQUAL(events_walk(eo, on_walk_event, w), 0);
+	free(eo);
 }
 
 /* Whether key k's events come in the same order in a and b. */

@@ -39,13 +39,13 @@ static void random_text(struct pf_field *pf, struct tep_format_field *tf,
 			uint64_t *s)
 {
 	pf->type = PT_STR;
-	pf->k.read = REPORT_READ_TEXT;
+	pf->place.k.read = FIELD_TEXT;
 	pf->names = pf->symbol = 0;
 	tf->flags = TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING;
 	switch (next(s) % 3) {
 	case 0:
 		tf->size = (int)(next(s) % 24);	/* 0: runs to the end */
-		pf->k.fixed = tf->size > 0;
+		pf->place.k.fixed = tf->size > 0;
 		break;
 	case 1:
 		tf->flags |= TEP_FIELD_IS_RELATIVE;
@@ -53,7 +53,7 @@ static void random_text(struct pf_field *pf, struct tep_format_field *tf,
 	default:
 		tf->flags |= TEP_FIELD_IS_DYNAMIC;
 		tf->size = 4;
-		pf->k.fixed = 0;
+		pf->place.k.fixed = 0;
 		break;
 	}
 }
@@ -70,15 +70,15 @@ static void random_field(struct pf_field *pf, struct tep_format_field *tf,
 	memset(tf, 0, sizeof(*tf));
 	tf->name = (char *)"f";
 	tf->size = sizes[next(s) % 4];
-	pf->f = tf;
-	pf->k.read = REPORT_READ_INT;
-	pf->k.fixed = 1;
-	pf->k.size = tf->size;
-	pf->k.is_signed = (int)(next(s) % 2);
+	pf->place.f = tf;
+	pf->place.k.read = FIELD_INT;
+	pf->place.k.fixed = 1;
+	pf->place.k.size = tf->size;
+	pf->place.k.is_signed = (int)(next(s) % 2);
 	pf->type = types[next(s) % 6];
 	if (pf->type == PT_U64_REP && next(s) % 2) {	/* an array */
-		pf->k.read = REPORT_READ_LIST;
-		pf->k.es = (int)(next(s) % 9);	/* 3, 5...: none written */
+		pf->place.k.read = FIELD_LIST;
+		pf->place.k.es = (int)(next(s) % 9);	/* 3, 5...: none written */
 		tf->size *= (int)(next(s) % 7);	/* 0 to 6 elements */
 	}
 	if (next(s) % 5 == 0)
@@ -166,7 +166,7 @@ static int one(struct case_map *c, int big, struct tep_handle *tep,
 	struct pb bf = { 0 }, bs = { 0 };
 	uint8_t data[RECORD];
 	struct tep_record rec;
-	struct report_event e;
+	struct stream_event e;
 	int i, took;
 
 	for (i = 0; i < RECORD; i++)

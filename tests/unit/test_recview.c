@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_recview.c - records libtraceevent cannot read past
- * (convert/report/recview.c), on a format with kernel_stack's layout: a
+ * (convert/events/recview.c), on a format with kernel_stack's layout: a
  * static array caller[8] that the kernel fills only in part, and one
  * with a dynamic string (printed with "%s", up to a NUL wherever that
  * is); and a __print_hex count taken from the record.
@@ -11,7 +11,7 @@
 #include <string.h>
 #include "tests/unit/units.h"
 #include "libfmt/tracedat.h"
-#include "convert/report/recview.h"
+#include "convert/events/recview.h"
 #include "convert/tepfmt/tepfmt.h"
 
 static const char stack_fmt[] =

@@ -45,22 +45,22 @@ static void check_bad(int r, const char *what)
 static void test_inputs(void)
 {
 	CU_ASSERT_EQUAL(parse(NULL), REPORT_ARGS_RUN);
-	CU_ASSERT_EQUAL(ro.ninputs, 1);
-	CU_ASSERT_STRING_EQUAL(ro.inputs[0].path, "trace.dat");
+	CU_ASSERT_EQUAL(ro.ev.ninputs, 1);
+	CU_ASSERT_STRING_EQUAL(ro.ev.inputs[0].path, "trace.dat");
 
 	/* the input as the last word, without -i */
 	CU_ASSERT_EQUAL(parse("-t", "x.dat", NULL), REPORT_ARGS_RUN);
-	CU_ASSERT_EQUAL(ro.ninputs, 1);
-	CU_ASSERT_STRING_EQUAL(ro.inputs[0].path, "x.dat");
+	CU_ASSERT_EQUAL(ro.ev.ninputs, 1);
+	CU_ASSERT_STRING_EQUAL(ro.ev.inputs[0].path, "x.dat");
 	CU_ASSERT_EQUAL(ro.full_ns, 1);
 
 	/* repeated -i: every file, in order */
 	CU_ASSERT_EQUAL(parse("-i", "a", "-i", "b", "-ic", NULL),
 			REPORT_ARGS_RUN);
-	CU_ASSERT_EQUAL(ro.ninputs, 3);
-	CU_ASSERT_STRING_EQUAL(ro.inputs[0].path, "a");
-	CU_ASSERT_STRING_EQUAL(ro.inputs[1].path, "b");
-	CU_ASSERT_STRING_EQUAL(ro.inputs[2].path, "c");
+	CU_ASSERT_EQUAL(ro.ev.ninputs, 3);
+	CU_ASSERT_STRING_EQUAL(ro.ev.inputs[0].path, "a");
+	CU_ASSERT_STRING_EQUAL(ro.ev.inputs[1].path, "b");
+	CU_ASSERT_STRING_EQUAL(ro.ev.inputs[2].path, "c");
 
 	/* trace-cmd stops at the input word and ignores what follows it
 	 * (report a.dat -t shows no full timestamps): refused here */
@@ -73,18 +73,18 @@ static void test_inputs(void)
 
 static void test_too_many_inputs(void)
 {
-	char *argv[2 * REPORT_MAX_INPUTS + 4];
+	char *argv[2 * EVENTS_MAX_INPUTS + 4];
 	int argc = 0, k;
 
 	argv[argc++] = (char *)"report";
-	for (k = 0; k <= REPORT_MAX_INPUTS; k++) {
+	for (k = 0; k <= EVENTS_MAX_INPUTS; k++) {
 		argv[argc++] = (char *)"-i";
 		argv[argc++] = (char *)"f";
 	}
 	argv[argc] = NULL;
 	CU_ASSERT_EQUAL(report_parse_args(argc - 2, argv, &ro, err,
 					  sizeof(err)), REPORT_ARGS_RUN);
-	CU_ASSERT_EQUAL(ro.ninputs, REPORT_MAX_INPUTS);
+	CU_ASSERT_EQUAL(ro.ev.ninputs, EVENTS_MAX_INPUTS);
 	check_bad(report_parse_args(argc, argv, &ro, err, sizeof(err)),
 		  "at most");
 }
@@ -95,15 +95,15 @@ static void test_ts_offset(void)
 	CU_ASSERT_EQUAL(parse("-i", "a", "--ts-offset", "5", "-i", "b",
 			      "--ts-offset=-7", "-i", "c", NULL),
 			REPORT_ARGS_RUN);
-	CU_ASSERT_EQUAL(ro.inputs[0].ts_offset, 5);
-	CU_ASSERT_EQUAL(ro.inputs[1].ts_offset, -7);
-	CU_ASSERT_EQUAL(ro.inputs[2].ts_offset, 0);
+	CU_ASSERT_EQUAL(ro.ev.inputs[0].ts_offset, 5);
+	CU_ASSERT_EQUAL(ro.ev.inputs[1].ts_offset, -7);
+	CU_ASSERT_EQUAL(ro.ev.inputs[2].ts_offset, 0);
 	CU_ASSERT_EQUAL(parse("-i", "a", "--ts-offset", "0x10", NULL),
 			REPORT_ARGS_RUN);
-	CU_ASSERT_EQUAL(ro.inputs[0].ts_offset, 16);
+	CU_ASSERT_EQUAL(ro.ev.inputs[0].ts_offset, 16);
 	CU_ASSERT_EQUAL(parse("-i", "a", "--ts-offset",
 			      "-9223372036854775808", NULL), REPORT_ARGS_RUN);
-	CU_ASSERT_EQUAL(ro.inputs[0].ts_offset, INT64_MIN);
+	CU_ASSERT_EQUAL(ro.ev.inputs[0].ts_offset, INT64_MIN);
 	/* trace-cmd: "--ts-offset must come after -i" */
 	check_bad(parse("--ts-offset", "5", "-i", "a", NULL),
 		  "--ts-offset must come after");
@@ -120,17 +120,17 @@ static void test_ts2secs(void)
 	/* before the second -i: the default (kept in the first input) */
 	CU_ASSERT_EQUAL(parse("--ts2secs", "1000", "-i", "a", "-i", "b",
 			      "--ts2secs", "7", NULL), REPORT_ARGS_RUN);
-	CU_ASSERT_EQUAL(ro.inputs[0].ts2secs_hz, 1000);
-	CU_ASSERT_EQUAL(ro.inputs[1].ts2secs_hz, 7);
+	CU_ASSERT_EQUAL(ro.ev.inputs[0].ts2secs_hz, 1000);
+	CU_ASSERT_EQUAL(ro.ev.inputs[1].ts2secs_hz, 7);
 	CU_ASSERT_EQUAL(parse("-i", "a", "--ts2secs", "3000000000", "-i", "b",
 			      NULL), REPORT_ARGS_RUN);
-	CU_ASSERT_EQUAL(ro.inputs[0].ts2secs_hz, 3000000000ull);
-	CU_ASSERT_EQUAL(ro.inputs[1].ts2secs_hz, 0);
+	CU_ASSERT_EQUAL(ro.ev.inputs[0].ts2secs_hz, 3000000000ull);
+	CU_ASSERT_EQUAL(ro.ev.inputs[1].ts2secs_hz, 0);
 	/* the default given before a file named by the last word */
 	CU_ASSERT_EQUAL(parse("--ts2secs", "5", "x.dat", NULL),
 			REPORT_ARGS_RUN);
-	CU_ASSERT_STRING_EQUAL(ro.inputs[0].path, "x.dat");
-	CU_ASSERT_EQUAL(ro.inputs[0].ts2secs_hz, 5);
+	CU_ASSERT_STRING_EQUAL(ro.ev.inputs[0].path, "x.dat");
+	CU_ASSERT_EQUAL(ro.ev.inputs[0].ts2secs_hz, 5);
 	check_bad(parse("-i", "a", "--ts2secs", "0", NULL), "--ts2secs");
 	check_bad(parse("-i", "a", "--ts2secs", "-5", NULL), "--ts2secs");
 	check_bad(parse("-i", "a", "--ts2secs", "1e9", NULL), "'1e9'");
@@ -179,9 +179,9 @@ static void test_flags(void)
 	CU_ASSERT_EQUAL(parse("-tRl", "-N", "-q", "-I", "-S", "--ts-diff",
 			      "--align-ts", "--raw-ts", "--nodate", "-V",
 			      "--verbose=3", NULL), REPORT_ARGS_RUN);
-	CU_ASSERT(ro.full_ns && ro.raw && ro.latency && ro.no_plugins &&
+	CU_ASSERT(ro.full_ns && ro.raw && ro.latency && ro.ev.no_plugins &&
 		  ro.quiet && ro.no_hardirq && ro.no_softirq && ro.ts_diff &&
-		  ro.align_ts && ro.raw_ts && ro.nodate);
+		  ro.ev.align_ts && ro.ev.raw_ts && ro.ev.nodate);
 	CU_ASSERT_EQUAL(ro.json, 0);
 	CU_ASSERT_EQUAL(ro.show, 0);
 	CU_ASSERT_EQUAL(ro.test_filters, 0);
@@ -230,7 +230,7 @@ static void test_refused(void)
 	check_bad(parse("-tx", NULL), "-x");
 	CU_ASSERT_EQUAL(parse("-t", NULL), REPORT_ARGS_RUN);
 	CU_ASSERT_EQUAL(ro.full_ns, 1);
-	CU_ASSERT_EQUAL(ro.ninputs, 1);
+	CU_ASSERT_EQUAL(ro.ev.ninputs, 1);
 }
 
 static void test_json(void)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <CUnit/CUnit.h>
-#include "convert/report/report_internal.h"
+#include "convert/events/stream.h"
 #include "convert/report/print.h"
 #include "tests/unit/units.h"
 

@@ -52,4 +52,5 @@ void suite_pfencode(void);
 void suite_pfbundle(void);
 void suite_readahead(void);
 void suite_lastboot(void);
+void suite_layout(void);
 #endif

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * report_internal.h - what report's files share (private to
- * convert/report/; the interface is report.h).
+ * stream.h - the event stream's machinery, for a consumer that walks it
+ * itself (report's printing pipeline; events_walk is the simple way).
  *
  * tep_load.c builds a libtraceevent handle from a file's own metadata;
- * stream.c merges the pages of every buffer and CPU into one timeline;
- * print.c formats each event line.
+ * stream.c merges the pages of every buffer and CPU into one timeline.
  */
-#ifndef REPORT_INTERNAL_H
-#define REPORT_INTERNAL_H
+#ifndef EVENTS_STREAM_H
+#define EVENTS_STREAM_H
 
 #include <stdio.h>
 #include <event-parse.h>
 #include "libfmt/tracedat.h"
-#include "convert/report/recview.h"
+#include "convert/events/events.h"
+#include "convert/events/recview.h"
 #include "convert/tepfmt/tepfmt.h"
 
 /* ---- tep_load.c ---- */
@@ -27,7 +27,7 @@ struct tep_handle *tep_from_file(const struct tdat_file *f, int load_plugins,
 				 struct tepfmt_trial *trial,
 				 struct tdat_error *err);
 /* The same without kallsyms: worker handles (ksyms.c), and an export's
- * (report_opts.lazy_kallsyms), which tep_add_kallsyms completes when an
+ * (events_opts.lazy_kallsyms), which tep_add_kallsyms completes when an
  * event is printed. */
 struct tep_handle *tep_from_file_nosyms(const struct tdat_file *f,
 					int load_plugins,
@@ -42,7 +42,7 @@ int tep_add_kallsyms(struct tep_handle *tep, const struct tdat_file *f,
 /*
  * How one input's timestamps are shown (FORMAT.md 7.7): the file's own
  * adjustment (struct tdat_ts_adjust, applied by tdat_ts_apply) plus
- * report's user options on top.
+ * the user's options on top (events_opts).
  */
 struct ts_adjust {
 	int64_t offset;		/* ns: DATE * 1000 + OFFSET + --ts-offset */
@@ -69,7 +69,7 @@ struct stream_cpu {
 	uint64_t ts;		/* adjusted timestamp of ev */
 	int heap_pos;		/* index in stream.heap, -1 when not in it */
 	uint64_t held;		/* 0, or its rank among held CPUs (stream_hold) */
-	int hidden;		/* read but not shown (--cpu, see run.c) */
+	int hidden;		/* read but not shown (--cpu, stream_start) */
 	struct recview_pad pad;	/* ev's padded copy (recview.h) */
 };
 
@@ -84,7 +84,7 @@ struct stream {
 	int ncpus;
 	int *heap;		/* indices into cpus */
 	int nheap;
-	struct ts_adjust adjust[64];	/* per input */
+	struct ts_adjust adjust[EVENTS_MAX_INPUTS];	/* per input */
 	int skipped;		/* pages or chunks that could not be read */
 	int memory_said;	/* memory-short errors (said only once) */
 	/* Stored bytes read of all CPUs, now and then; may be NULL. */
@@ -136,5 +136,23 @@ void stream_free(struct stream *s);
  * then; at the end it says all). */
 void stream_report_progress(struct stream *s);
 uint64_t ts_apply(const struct ts_adjust *a, int cpu, uint64_t ts);
+
+/* ---- walk.c: a stream of eo's inputs ---- */
+
+struct input;
+
+/* s empty, its warnings to stderr as eo->applet's, eo's progress. */
+void stream_init(struct stream *s, const struct events_opts *eo);
+/*
+ * Every input's buffers in s, timestamps shifted as eo says, in scan
+ * order (FORMAT.md 7.7): the top buffer of each input, then the
+ * instances of each.  With want (--cpu), the first input's top buffer
+ * only, as trace-cmd 3.1.6 does: the CPUs want(cpus, id) says, and the
+ * others hidden where its input asks for all_cpus.  0, or -1 (said on
+ * stderr).
+ */
+int stream_start(struct stream *s, const struct events_opts *eo,
+		 struct input *in, int (*want)(const void *cpus, int cpu),
+		 const void *cpus);
 
 #endif

@@ -15,8 +15,8 @@
  * starts and only read while they run.
  */
 #include <stdlib.h>
-#include "convert/report/report_internal.h"
-#include "convert/report/inputs.h"
+#include "convert/events/stream.h"
+#include "convert/events/inputs.h"
 
 struct vcpu_task {
 	const struct tep_handle *host;

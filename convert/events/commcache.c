@@ -13,7 +13,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "convert/report/commcache.h"
+#include "convert/events/commcache.h"
 
 #define COMM_SLOTS 4096
 

@@ -18,8 +18,8 @@
  * those counts of tep's event by the record (tepfmt_bound_counts), and
  * a handle that prints a copy of the record must do so itself.
  */
-#ifndef CONVERT_REPORT_RECVIEW_H
-#define CONVERT_REPORT_RECVIEW_H
+#ifndef EVENTS_RECVIEW_H
+#define EVENTS_RECVIEW_H
 
 #include <stdint.h>
 #include <event-parse.h>

@@ -3,8 +3,8 @@
  * commcache.h - the comm of a pid as tep_data_comm_from_pid finds it,
  * remembered once found (commcache.c).
  */
-#ifndef COMMCACHE_H
-#define COMMCACHE_H
+#ifndef EVENTS_COMMCACHE_H
+#define EVENTS_COMMCACHE_H
 
 #include <event-parse.h>
 

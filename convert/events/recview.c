@@ -4,7 +4,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "convert/report/recview.h"
+#include "convert/events/recview.h"
 #include "convert/tepfmt/tepfmt.h"
 #include "libfmt/tracedat.h"
 

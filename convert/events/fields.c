@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fields.c - where a format field's bytes lie in a record and what they
- * are: the rules --json and the exports (convert --to parquet) share,
- * so that both show every field alike.
+ * are: the rules --json and the exports (Parquet, Perfetto) share,
+ * so that all show every field alike.
  */
 #include <string.h>
-#include "convert/report/report.h"
+#include "convert/events/events.h"
 #include "libfmt/bytes.h"
 
-int report_field_is_raw_marker(const struct tep_format_field *f)
+int field_is_raw_marker(const struct tep_format_field *f)
 {
 	const struct tep_event *ev = f->event;
 
@@ -16,11 +16,11 @@ int report_field_is_raw_marker(const struct tep_format_field *f)
 	       !strcmp(ev->name, "raw_data") && !strcmp(f->name, "buf");
 }
 
-int report_field_is_text(const struct tep_format_field *f)
+int field_is_text(const struct tep_format_field *f)
 {
 	return (f->flags & TEP_FIELD_IS_STRING) && f->type &&
 	       strstr(f->type, "char") && !strstr(f->type, "unsigned") &&
-	       !report_field_is_raw_marker(f);
+	       !field_is_raw_marker(f);
 }
 
 /*
@@ -50,7 +50,7 @@ static int stack_frames(const struct tep_format_field *f, size_t size,
 	return 0;
 }
 
-int report_field_span(struct tep_handle *tep, const struct tep_format_field *f,
+int field_span(struct tep_handle *tep, const struct tep_format_field *f,
 		      const uint8_t *data, size_t size, size_t *start,
 		      size_t *len)
 {
@@ -81,7 +81,7 @@ int report_field_span(struct tep_handle *tep, const struct tep_format_field *f,
 
 /* Length of the valid UTF-8 sequence starting at p (a byte >= 0x80),
  * or 0: no overlong forms, no surrogates, nothing past U+10FFFF. */
-size_t report_utf8_len(const uint8_t *p, size_t n)
+size_t utf8_len(const uint8_t *p, size_t n)
 {
 	size_t len, i;
 	uint32_t cp;
@@ -121,32 +121,32 @@ static int int_size(int n)
 /* An array whose length each record says (dynamic, or flexible): numbers
  * of a size that fits, else bytes. */
 static void variable_kind(const struct tep_format_field *f,
-			  struct report_field_kind *k)
+			  struct field_kind *k)
 {
 	int es = f->elementsize;
 
 	if (int_size(es) && (es > 1 || k->is_signed)) {
-		k->read = REPORT_READ_LIST;
+		k->read = FIELD_LIST;
 		k->es = es;
 	} else {
-		k->read = REPORT_READ_BYTES;
+		k->read = FIELD_BYTES;
 	}
 }
 
-void report_field_kind(const struct tep_format_field *f,
-		       struct report_field_kind *k)
+void field_kind(const struct tep_format_field *f,
+		       struct field_kind *k)
 {
 	int size = f->size, es = f->elementsize;
 
 	memset(k, 0, sizeof(*k));
 	k->is_signed = (f->flags & TEP_FIELD_IS_SIGNED) &&
-		       !report_field_is_raw_marker(f);
+		       !field_is_raw_marker(f);
 	k->size = size;
 	k->fixed = !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
 		   !(size == 0 && (f->flags & TEP_FIELD_IS_ARRAY)) &&
 		   !is_stack_frames(f);
-	if (report_field_is_text(f)) {
-		k->read = REPORT_READ_TEXT;
+	if (field_is_text(f)) {
+		k->read = FIELD_TEXT;
 	} else if (!k->fixed) {
 		variable_kind(f, k);
 	} else if (f->flags & TEP_FIELD_IS_ARRAY) {
@@ -154,13 +154,13 @@ void report_field_kind(const struct tep_format_field *f,
 			es = 1;
 			k->is_signed = 0;
 		}
-		k->read = REPORT_READ_LIST;
+		k->read = FIELD_LIST;
 		k->es = es;
 	} else if (int_size(size)) {
-		k->read = REPORT_READ_INT;
+		k->read = FIELD_INT;
 		k->is_signed = k->is_signed && !(f->flags & TEP_FIELD_IS_POINTER);
 	} else {
-		k->read = REPORT_READ_BYTES;
+		k->read = FIELD_BYTES;
 	}
 }
 
@@ -172,7 +172,7 @@ static int add_latin1(struct tdat_bytes *out, uint8_t c)
 	return tdat_bytes_add(out, u, 2);
 }
 
-int report_utf8_add(struct tdat_bytes *out, const char *s, size_t n)
+int utf8_add(struct tdat_bytes *out, const char *s, size_t n)
 {
 	const uint8_t *p = (const uint8_t *)s;
 	size_t i = 0, run = 0, len;
@@ -182,7 +182,7 @@ int report_utf8_add(struct tdat_bytes *out, const char *s, size_t n)
 			i++;
 			continue;
 		}
-		len = report_utf8_len(p + i, n - i);
+		len = utf8_len(p + i, n - i);
 		if (len) {
 			i += len;
 			continue;

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "convert/report/report_internal.h"
+#include "convert/events/stream.h"
 #include "convert/repair_hint.h"
 
 /*
