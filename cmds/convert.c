@@ -2,8 +2,10 @@
 /*
  * convert.c - the convert applet: rewrite a trace.dat as v6 or v7, with
  * another compression (options follow trace-cmd convert; the work is in
- * convert/copy/, copy.h), or export it with --to parquet (convert/parquet/,
- * parquet.h) or --to perfetto (convert/perfetto/, perfetto.h).
+ * convert/copy/, copy.h), archive it or a whole tree in place with
+ * --archive (convert/archive/, archive.h), or export it with --to parquet
+ * (convert/parquet/, parquet.h) or --to perfetto (convert/perfetto/,
+ * perfetto.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cmds/cmds.h"
+#include "convert/archive/archive.h"
 #include "convert/copy/copy.h"
 #include "convert/parquet/parquet.h"
 #include "convert/perfetto/perfetto.h"
@@ -22,6 +25,7 @@ static const char usage[] =
 "usage: tdat convert [-i INPUT] [-o OUTPUT | OUTPUT] [OPTIONS]\n"
 "       tdat convert --to parquet -i INPUT... -o DIR [--level N] [-q]\n"
 "       tdat convert --to perfetto -i INPUT... -o OUT.pftrace [--level N] [-q]\n"
+"       tdat convert --archive --in-place PATH... [-q]\n"
 "\n"
 "Rewrite a trace.dat as file version 6 or 7, with the compression asked\n"
 "for.  Everything the output version can hold is kept; what v6 cannot\n"
@@ -36,6 +40,13 @@ static const char usage[] =
 "  --chunk-size SIZE      uncompressed bytes per chunk, a multiple of the\n"
 "                         page size; K and M suffixes (default 10 pages)\n"
 "  --threads N            compression threads (default: online CPUs)\n"
+"  --archive              the smallest file trace-cmd 3.1.6 and 3.4 read:\n"
+"                         v7, zstd level 19, 1 MiB chunks (--level and\n"
+"                         --chunk-size change them)\n"
+"  --in-place             with --archive: archive every trace.dat under\n"
+"                         the PATHs (files, directories) where it lies,\n"
+"                         each checked against its original before it\n"
+"                         replaces it; other files are left alone\n"
 "  --to FORMAT            tracedat (the default), or parquet: a dataset\n"
 "                         directory DIR, one table per event, meta.json;\n"
 "                         several -i, or a directory of .dat files, make\n"
@@ -47,7 +58,7 @@ static const char usage[] =
 "Compressed chunks are copied as they are when the codec stays the same\n"
 "and neither --level nor another --chunk-size is given.\n";
 
-enum { OPT_TO = OPT_OUTOPTS_END };
+enum { OPT_TO = OPT_OUTOPTS_END, OPT_ARCHIVE, OPT_IN_PLACE };
 
 static const struct option long_opts[] = {
 	{ "file-version", required_argument, NULL, OPT_VERSION },
@@ -56,6 +67,8 @@ static const struct option long_opts[] = {
 	{ "chunk-size", required_argument, NULL, OPT_CHUNK },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "to", required_argument, NULL, OPT_TO },
+	{ "archive", no_argument, NULL, OPT_ARCHIVE },
+	{ "in-place", no_argument, NULL, OPT_IN_PLACE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -67,6 +80,10 @@ struct args {
 	const char *ins[MAX_ARGS_IN];	/* every -i, for --to parquet */
 	int nin;
 	const char *to;		/* --to, NULL: trace.dat */
+	int archive;		/* --archive */
+	int in_place;		/* --in-place */
+	char **paths;		/* --in-place: the PATHs, then the -i ones */
+	int npaths;
 	struct outopts opts;	/* -o, -q and the output options */
 };
 
@@ -89,10 +106,50 @@ static int parse_option(struct args *a, int c, const char *arg)
 					   arg);
 		a->to = strcmp(arg, "tracedat") ? arg : NULL;
 		return 0;
+	case OPT_ARCHIVE:
+		a->archive = 1;
+		return 0;
+	case OPT_IN_PLACE:
+		a->in_place = 1;
+		return 0;
 	default:
 		r = outopt_parse(&a->opts, c, arg);
 		return r < 0 ? usage_error("unknown option") : r;
 	}
+}
+
+/* --archive's preset: v7 zstd, its level and chunk size unless given. */
+static int archive_args(struct args *a)
+{
+	if (a->to)
+		return usage_error("--archive does not go with --to %s",
+				   a->to);
+	if (a->opts.version != 7)
+		return usage_error("--archive writes file version 7");
+	if (a->opts.compression && strcmp(a->opts.compression, "zstd") &&
+	    strcmp(a->opts.compression, "any"))
+		return usage_error("--archive compresses with zstd");
+	if (!a->opts.level)
+		a->opts.level = ARCHIVE_LEVEL;
+	if (!a->opts.chunk_size)
+		a->opts.chunk_size = ARCHIVE_CHUNK;
+	return 0;
+}
+
+/* --in-place: the words after the options and every -i are PATHs. */
+static int in_place_args(struct args *a, int argc, char **argv)
+{
+	if (!a->archive)
+		return usage_error("--in-place goes with --archive");
+	if (a->opts.out)
+		return usage_error("--in-place writes no -o OUTPUT");
+	if (!a->opts.version)
+		a->opts.version = 7;
+	a->paths = argv + optind;
+	a->npaths = argc - optind;
+	if (!a->npaths && !a->nin)
+		return usage_error("--in-place: no PATH given");
+	return archive_args(a);
 }
 
 static int parse_args(struct args *a, int argc, char **argv)
@@ -115,6 +172,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 		if (r)
 			return r;
 	}
+	if (a->in_place)
+		return in_place_args(a, argc, argv);
 	if (optind < argc) {
 		if (a->opts.out || optind + 1 < argc)
 			return usage_error("too many arguments (\"%s\")",
@@ -129,7 +188,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 				   " or perfetto)");
 	if (!a->to && !a->opts.version)
 		a->opts.version = 7;
-	return 0;
+	return a->archive ? archive_args(a) : 0;
 }
 
 /* The codec from --compression and --file-version; 2 if they clash. */
@@ -268,6 +327,37 @@ static int run_perfetto(struct args *a)
 	return r;
 }
 
+/* --archive --in-place: every -i and PATH archived where it lies. */
+static int run_archive(struct args *a)
+{
+	struct archive_opts ao;
+	struct progress prog;
+	char **all = calloc((size_t)(a->nin + a->npaths) + 1, sizeof(*all));
+	int k, r;
+
+	if (!all) {
+		fprintf(stderr, "tdat convert: out of memory\n");
+		return 1;
+	}
+	for (k = 0; k < a->nin; k++)
+		all[k] = (char *)a->ins[k];
+	for (k = 0; k < a->npaths; k++)
+		all[a->nin + k] = a->paths[k];
+	memset(&ao, 0, sizeof(ao));
+	ao.paths = all;
+	ao.npaths = a->nin + a->npaths;
+	ao.level = a->opts.level;
+	ao.chunk_size = a->opts.chunk_size;
+	ao.threads = a->opts.threads;
+	progress_start(&prog, a->opts.quiet);
+	ao.progress = show_progress;
+	ao.progress_ctx = &prog;
+	r = archive_run(&ao);
+	end_progress(&prog);
+	free(all);
+	return r;
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	struct convert_opts o;
@@ -282,6 +372,8 @@ int cmd_convert(int argc, char **argv)
 	r = parse_args(&a, argc, argv);
 	if (r)
 		return r == 1 ? 0 : r;
+	if (a.in_place)
+		return run_archive(&a);
 	if (a.to && !strcmp(a.to, "perfetto"))
 		return run_perfetto(&a);
 	if (a.to)

@@ -18,6 +18,8 @@ struct convert_opts {
 	int level;		/* 0 = codec default; else recompress */
 	uint32_t chunk_size;	/* 0 = keep the input's chunks (else 10 pages) */
 	int threads;		/* compression threads, 0 = online CPUs */
+	int provisional;	/* tdat_write_opts.provisional: 0, or the
+				 * output held unnamed until kept (archive) */
 	/* One line per thing the output cannot hold; may be NULL. */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;

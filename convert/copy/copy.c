@@ -326,6 +326,7 @@ int convert_file(struct tdat_file *in, const char *out,
 		.level = o->level,
 		.chunk_size = o->chunk_size,
 		.threads = o->threads,
+		.provisional = o->provisional,
 	};
 	struct copy_progress pr = { 0, tdat_data_size(in), o->progress,
 				    o->progress_ctx };

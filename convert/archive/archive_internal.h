@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * archive_internal.h - what the files of convert/archive/ share (the
+ * interface is archive.h).
+ *
+ * tree.c finds the files under the paths given; one.c archives one file
+ * in place (in a child process of its own); same.c compares an archive
+ * with its original; jobs.c runs the children, a few at once, and adds
+ * up what they did.
+ */
+#ifndef ARCHIVE_INTERNAL_H
+#define ARCHIVE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "convert/archive/archive.h"
+#include "libfmt/tracedat.h"
+
+/* ---- same.c ---- */
+
+/* 0 when b holds what a holds; 1 when not, -1 when one could not be
+ * read (why says what, in one line). */
+int archive_same(struct tdat_file *a, struct tdat_file *b, char *why,
+		 size_t cap);
+
+/* ---- tree.c ---- */
+
+struct tree {
+	char **files;		/* candidates: regular files, not links */
+	int n, cap;
+	int others;		/* left alone and said: not trace.dat, links */
+	int missing;		/* a path given that is not there */
+};
+
+/* Every file under the paths (directories recursed, symlinks never
+ * followed), in name order; what is left alone said on stderr, and
+ * the leftovers of an archive run that was killed removed. */
+int tree_find(struct tree *t, char **paths, int n);
+void tree_free(struct tree *t);
+
+/* ---- one.c ---- */
+
+enum one_result {
+	ONE_ARCHIVED,
+	ONE_SKIPPED,		/* archived already */
+	ONE_LEFT,		/* not a trace.dat, other links: said */
+	ONE_FAILED,		/* damaged, unwritable, not the same: said */
+};
+
+struct one_report {
+	enum one_result result;
+	uint64_t before, after;	/* bytes */
+};
+
+/* Archive path in place, as archive.h says; its errors on stderr. */
+void one_archive(const char *path, const struct archive_opts *o,
+		 int threads, struct one_report *rep);
+
+#endif

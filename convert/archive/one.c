@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * one.c - one trace.dat archived in place.
+ *
+ * The archive is written unnamed beside the original (libfmt's
+ * TDAT_UNNAMED_UNTIL_KEPT: a process killed meanwhile leaves nothing),
+ * read back through its descriptor and compared with the original
+ * (same.c), given the original's mode, owner and times, and only then
+ * linked beside it and renamed over it: at every moment the name holds
+ * the whole original or the whole archive.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "convert/archive/archive_internal.h"
+#include "convert/copy/copy.h"
+#include "libfmt/chunkindex.h"
+#include "libfmt/outputs.h"
+
+static void say(const char *path, const char *what)
+{
+	fprintf(stderr, "tdat convert: %s: %s\n", path, what);
+}
+
+static void warn_line(void *ctx, const char *msg)
+{
+	fprintf(stderr, "tdat convert: %s: %s\n", (const char *)ctx, msg);
+}
+
+/* A stream whose chunks but the last are all chunk bytes: 1, 0, -1;
+ * *whole counts the chunks of that size. */
+static int stream_archived(struct tdat_file *f, int b, int i,
+			   uint32_t chunk, int *whole, struct tdat_error *err)
+{
+	struct tdat_chunk_walk cw;
+	struct tdat_chunk c;
+	uint32_t last = 0;
+	int r, n = 0;
+
+	if (tdat_chunk_walk_init(&cw, f, b, i, err))
+		return -1;
+	while ((r = tdat_chunk_walk_next(&cw, &c, err)) > 0) {
+		if (n++ && last != chunk)
+			return 0;
+		last = c.usize;
+		*whole += c.usize == chunk;
+	}
+	return r < 0 ? -1 : 1;
+}
+
+/*
+ * Whether f is what the preset makes: v7 zstd, every CPU's chunks (but
+ * its last) of the preset's size, and at least one whole chunk to tell
+ * by.  1, 0 (not, or cannot tell: archive_open tries), -1.
+ */
+static int archived(struct tdat_file *f, uint32_t chunk,
+		    struct tdat_error *err)
+{
+	int b, i, r, whole = 0;
+
+	if (f->version != 7 || f->codec != TDAT_CODEC_ZSTD)
+		return 0;
+	for (b = 0; b < f->nbuffers; b++) {
+		const struct tdat_buffer *buf = &f->buffers[b];
+
+		if (buf->latency)
+			continue;
+		if (!buf->compressed)
+			return 0;
+		for (i = 0; i < buf->ncpus; i++) {
+			if (!buf->cpus[i].size)
+				continue;
+			r = stream_archived(f, b, i, chunk, &whole, err);
+			if (r <= 0)
+				return r;
+		}
+	}
+	return whole > 0;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	if (!s)
+		return strdup(".");
+	return s == path ? strdup("/") : strndup(path, (size_t)(s - path));
+}
+
+/* Whether path may be replaced: a regular file of one link, in a
+ * directory the process can write to.  1, or 0 (said, rep set). */
+static int replaceable(const char *path, const struct stat *st,
+		       struct one_report *rep)
+{
+	char *dir = dir_of(path);
+	int ok = 0;
+
+	if (!S_ISREG(st->st_mode)) {
+		say(path, "not a regular file: left as it is");
+		rep->result = ONE_LEFT;
+	} else if (st->st_nlink > 1) {
+		say(path, "has other hard links: left as it is");
+		rep->result = ONE_LEFT;
+	} else if (!dir || access(path, W_OK) || access(dir, W_OK)) {
+		say(path, "cannot be replaced (no permission to write it or"
+		    " its directory): left as it is");
+		rep->result = ONE_FAILED;
+	} else {
+		ok = 1;
+	}
+	free(dir);
+	return ok;
+}
+
+/* The unnamed archive of path, opened through its descriptor. */
+static struct tdat_file *open_held(const char *path, struct tdat_error *err)
+{
+	int fd = tdat_outputs_held_fd(path);
+	char proc[64];
+
+	if (fd < 0) {
+		snprintf(err->msg, sizeof(err->msg), "%s: the archive is not"
+			 " held unnamed", path);
+		return NULL;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return tdat_open(proc, err);
+}
+
+/* The archive takes the original's mode, owner and times.  0 or -1. */
+static int keep_attributes(const char *path, const struct stat *st)
+{
+	int fd = tdat_outputs_held_fd(path);
+	struct timespec times[2] = { st->st_atim, st->st_mtim };
+
+	if (fd < 0 || fchmod(fd, st->st_mode & 07777))
+		return -1;
+	if ((st->st_uid != geteuid() || st->st_gid != getegid()) &&
+	    fchown(fd, st->st_uid, st->st_gid))
+		return -1;
+	return futimens(fd, times);
+}
+
+/* Whether path is still the file st describes (nobody changed it). */
+static int unchanged(const char *path, const struct stat *st)
+{
+	struct stat now;
+
+	return !lstat(path, &now) && now.st_dev == st->st_dev &&
+	       now.st_ino == st->st_ino && now.st_size == st->st_size &&
+	       now.st_mtim.tv_sec == st->st_mtim.tv_sec &&
+	       now.st_mtim.tv_nsec == st->st_mtim.tv_nsec;
+}
+
+/* Write in's archive, unnamed, and check it.  0, or 1 (said). */
+static int write_checked(struct tdat_file *in, const char *path,
+			 const struct archive_opts *o, int threads,
+			 const struct stat *st)
+{
+	struct convert_opts co;
+	struct tdat_error err;
+	struct tdat_file *out;
+	char why[600];
+	int r;
+
+	memset(&co, 0, sizeof(co));
+	co.version = 7;
+	co.codec = TDAT_CODEC_ZSTD;
+	co.level = o->level;
+	co.chunk_size = o->chunk_size;
+	co.threads = threads;
+	co.provisional = TDAT_UNNAMED_UNTIL_KEPT;
+	co.warn = warn_line;
+	co.warn_ctx = (void *)path;
+	if (convert_file(in, path, &co, &err)) {
+		say(path, err.msg);
+		return 1;
+	}
+	out = open_held(path, &err);
+	r = out ? archive_same(in, out, why, sizeof(why)) : -1;
+	tdat_close(out);
+	if (!out)
+		snprintf(why, sizeof(why), "%s", err.msg);
+	if (r) {
+		fprintf(stderr, "tdat convert: %s: the archive does not read"
+			" back as the original (%s): left as it is\n", path,
+			why);
+		return 1;
+	}
+	if (keep_attributes(path, st)) {
+		say(path, "cannot give the archive its mode, owner and"
+		    " times: left as it is");
+		return 1;
+	}
+	return 0;
+}
+
+/* The archive under the original's name, if nothing changed it
+ * meanwhile and it is smaller.  0, or 1 (said; or rep->result
+ * ONE_SKIPPED: the original is no larger, archived already). */
+static int put_in_place(const char *path, const struct stat *st,
+			struct one_report *rep)
+{
+	struct tdat_error err;
+	struct stat now;
+
+	if (!unchanged(path, st)) {
+		say(path, "changed while it was archived: left as it is");
+		return 1;
+	}
+	if (fstat(tdat_outputs_held_fd(path), &now) ||
+	    (uint64_t)now.st_size >= rep->before) {	/* no smaller */
+		rep->result = ONE_SKIPPED;
+		rep->after = rep->before;
+		return 1;
+	}
+	if (tdat_outputs_keep(&err)) {
+		say(path, err.msg);
+		return 1;
+	}
+	rep->after = lstat(path, &now) ? 0 : (uint64_t)now.st_size;
+	return 0;
+}
+
+/* An opened original: its notes (what the reader worked around) make
+ * it damaged; archived already, or archived now. */
+static void archive_open(struct tdat_file *in, const char *path,
+			 const struct archive_opts *o, int threads,
+			 const struct stat *st, struct one_report *rep)
+{
+	struct tdat_error err;
+	int i, r;
+
+	for (i = 0; tdat_note(in, i); i++)
+		fprintf(stderr, "tdat convert: %s\n", tdat_note(in, i));
+	if (i) {
+		say(path, "damaged (see above): left as it is");
+		rep->result = ONE_FAILED;
+		return;
+	}
+	r = archived(in, o->chunk_size, &err);
+	if (r) {
+		if (r < 0)
+			fprintf(stderr, "tdat convert: %s: left as it is\n",
+				err.msg);
+		rep->result = r < 0 ? ONE_FAILED : ONE_SKIPPED;
+		rep->after = rep->before;
+		return;
+	}
+	rep->result = ONE_FAILED;
+	if (write_checked(in, path, o, threads, st) ||
+	    put_in_place(path, st, rep)) {
+		tdat_outputs_drop();	/* ONE_SKIPPED: not smaller */
+		return;
+	}
+	rep->result = ONE_ARCHIVED;
+}
+
+void one_archive(const char *path, const struct archive_opts *o,
+		 int threads, struct one_report *rep)
+{
+	struct tdat_error err;
+	struct tdat_file *in;
+	struct stat st;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->result = ONE_FAILED;
+	if (lstat(path, &st)) {
+		say(path, "gone before it was archived");
+		return;
+	}
+	rep->before = (uint64_t)st.st_size;
+	if (!replaceable(path, &st, rep))
+		return;
+	in = tdat_open(path, &err);
+	if (!in) {
+		fprintf(stderr, "tdat convert: %s: left as it is\n", err.msg);
+		return;
+	}
+	archive_open(in, path, o, threads, &st, rep);
+	tdat_close(in);
+}

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tree.c - the files an in-place archive run works on: every regular
+ * file under the paths given that starts as a trace.dat does, in name
+ * order.  Symlinks are never followed (a link in the tree could lead
+ * out of it, or round in a loop); they and files that are not trace.dat
+ * are named and left alone.  A temporary name of a run that was killed
+ * between linking a finished archive and renaming it over its original
+ * (".NAME.tmp-" and 16 hex digits, NAME still there) is removed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "convert/archive/archive_internal.h"
+
+static const unsigned char magic[10] = {
+	0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g',
+};
+
+static void left(struct tree *t, const char *path, const char *why)
+{
+	fprintf(stderr, "tdat convert: %s: %s: left as it is\n", path, why);
+	t->others++;
+}
+
+/* Whether path starts as a trace.dat does (never following a link). */
+static int is_tracedat(const char *path)
+{
+	unsigned char head[sizeof(magic)];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n == (ssize_t)sizeof(head) && !memcmp(head, magic, sizeof(head));
+}
+
+/* The original's name if name is one of libfmt's temporary names of it
+ * (".NAME.tmp-" and 16 hex digits), else NULL; malloc'd. */
+static char *temp_of(const char *name)
+{
+	size_t n = strlen(name), i;
+
+	if (n < 1 + 1 + 5 + 16 || name[0] != '.' ||
+	    memcmp(name + n - 21, ".tmp-", 5))
+		return NULL;
+	for (i = n - 16; i < n; i++)
+		if (!strchr("0123456789abcdef", name[i]))
+			return NULL;
+	return strndup(name + 1, n - 1 - 21);
+}
+
+/* A leftover of a killed run: removed when its original is there. */
+static int leftover(const char *dir, const char *name)
+{
+	char *orig = temp_of(name), path[4096], opath[4096];
+	struct stat st;
+	int gone = 0;
+
+	if (!orig)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(opath, sizeof(opath), "%s/%s", dir, orig);
+	if (!lstat(opath, &st) && S_ISREG(st.st_mode) && is_tracedat(path) &&
+	    !unlink(path)) {
+		fprintf(stderr, "tdat convert: %s: removed: what an"
+			" interrupted run left (%s is whole)\n", path, opath);
+		gone = 1;
+	}
+	free(orig);
+	return gone;
+}
+
+static int add(struct tree *t, const char *path)
+{
+	char **p;
+
+	if (t->n == t->cap) {
+		p = realloc(t->files, (size_t)(t->cap ? 2 * t->cap : 64) *
+					sizeof(*p));
+		if (!p)
+			return -1;
+		t->files = p;
+		t->cap = t->cap ? 2 * t->cap : 64;
+	}
+	t->files[t->n] = strdup(path);
+	return t->files[t->n] ? (t->n++, 0) : -1;
+}
+
+static int visit(struct tree *t, const char *path, int depth);
+
+static int visit_dir(struct tree *t, const char *dir, int depth)
+{
+	struct dirent **names;
+	char path[4096];
+	int n, i, r = 0;
+
+	n = scandir(dir, &names, NULL, alphasort);
+	if (n < 0) {
+		left(t, dir, strerror(errno));
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+
+		if (!r && strcmp(name, ".") && strcmp(name, "..") &&
+		    !leftover(dir, name)) {
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+			r = visit(t, path, depth + 1);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return r;
+}
+
+/* One path: a trace.dat is added, a directory walked, the rest said. */
+static int visit(struct tree *t, const char *path, int depth)
+{
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		left(t, path, strerror(errno));
+		t->missing += depth == 0;
+		return 0;
+	}
+	if (S_ISLNK(st.st_mode))
+		left(t, path, "a symlink (not followed)");
+	else if (S_ISDIR(st.st_mode) && depth < 64)
+		return visit_dir(t, path, depth);
+	else if (!S_ISREG(st.st_mode))
+		left(t, path, "not a regular file");
+	else if (!is_tracedat(path))
+		left(t, path, "not a trace.dat");
+	else
+		return add(t, path);
+	return 0;
+}
+
+int tree_find(struct tree *t, char **paths, int n)
+{
+	int k;
+
+	memset(t, 0, sizeof(*t));
+	for (k = 0; k < n; k++)
+		if (visit(t, paths[k], 0)) {
+			fprintf(stderr, "tdat convert: out of memory\n");
+			return -1;
+		}
+	return 0;
+}
+
+void tree_free(struct tree *t)
+{
+	int k;
+
+	for (k = 0; k < t->n; k++)
+		free(t->files[k]);
+	free(t->files);
+}

@@ -1,0 +1,158 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# convert --archive: the preset's file is v7 zstd that trace-cmd reads as
+# it reads the original; --archive --in-place over a tree with odd
+# members (a cut file, zlib and zstd files, a text file, a symlink, a
+# file that cannot be replaced, a hard-linked file) archives every
+# trace.dat it can, leaves and names the rest, and, killed at random
+# points and run again, finishes with no file lost, half written or
+# changed in what it reports.
+. "$E2E/lib.sh"
+
+# tdat_of FILE, tc_of FILE: what tdat and trace-cmd 3.1.6 report of
+# it (3.1.6 reads no zlib file: "unreadable", and then anything after).
+tdat_of() {
+	"$TDAT" report "$1" 2>&1 || echo "exit $?"
+}
+tc_of() {
+	trace-cmd report "$1" 2>/dev/null || echo unreadable
+}
+
+step "--archive: v7 zstd, reported by trace-cmd as the original"
+expect_exit 0 "$TDAT" convert -q --archive -i "$FIX/v6-sched-irq.dat" -o a.dat
+"$TDAT" dump a.dat >dump.txt
+assert_grep '^		7	\[Version\]' dump.txt
+assert_grep '^		zstd	\[Compression algorithm\]' dump.txt
+trace-cmd report a.dat >a.txt 2>/dev/null
+assert_same "$FIX/v6-sched-irq.dat.report.txt" a.txt
+tc34=$(tc34_oracle) || tc34=
+if [ -n "$tc34" ]; then
+	"$tc34" report a.dat >a34.txt 2>/dev/null
+	"$tc34" report "$FIX/v6-sched-irq.dat" >o34.txt 2>/dev/null
+	assert_same o34.txt a34.txt
+fi
+expect_exit 2 "$TDAT" convert --archive --file-version 6 -i a.dat -o b.dat
+expect_exit 2 "$TDAT" convert --archive --compression zlib -i a.dat -o b.dat
+expect_exit 2 "$TDAT" convert --in-place a.dat
+assert_file_absent b.dat
+
+# The tree: real recordings of several kinds and the odd members.
+make_tree() {
+	rm -rf tree && mkdir -p tree/sub/deeper
+	cp "$FIX/v6-sched-irq.dat" "$FIX/v7-zlib-sched-irq-tc34.dat" tree/
+	cp "$FIX/v7-zstd-2inst-irq-top-sched-inst1-tc34.dat" tree/sub/
+	cp "$FIX/external/lanhao.dat" "$FIX/external/samarxie_android.dat" \
+		tree/sub/deeper/
+	cp "$FIX/v6-clock-global.dat" tree/sub/big1.dat
+	cp "$FIX/v6-2inst-irq-top-sched-inst1.dat" tree/sub/big2.dat
+	head -c 30000 "$FIX/v6-sched-irq.dat" >tree/sub/cut.dat
+	echo "not a trace" >tree/notes.txt
+	ln -s ../v6-sched-irq.dat tree/sub/link.dat
+}
+
+# snapshot NAME: every file's name, and each trace.dat's report.
+snapshot() {
+	(cd tree && find . -type f -o -type l | sort) >"$1.names"
+	for f in $(cd tree && find . -type f -name '*.dat' | sort); do
+		tc_of "tree/$f" >"$1.$(echo "$f" | tr / %).crep"
+		tdat_of "tree/$f" >"$1.$(echo "$f" | tr / %).trep"
+	done
+}
+
+# same_as NAME: the tree reports as at snapshot NAME, file for file.
+same_as() {
+	local r
+
+	snapshot now
+	assert_same "$1.names" now.names
+	for r in "$1".*rep; do
+		[ "$(tail -n 1 "$r")" = unreadable ] ||
+			assert_same "$r" "now${r#"$1"}"
+	done
+}
+
+step "--in-place over a tree: archived, odd members named, exit 1"
+make_tree
+snapshot orig
+before=$(du -sb tree | cut -f1)
+expect_exit 1 "$TDAT" convert -q --archive --in-place tree
+assert_grep 'tree/notes.txt: not a trace.dat: left as it is' "$ERR"
+assert_grep 'tree/sub/link.dat: a symlink \(not followed\): left as it is' "$ERR"
+assert_grep 'tree/sub/cut.dat: offset [0-9]+: .*: left as it is' "$ERR"
+assert_grep '^tdat convert: 7 archived .*, 0 archived already, 2 left as they are, 1 failed$' "$ERR"
+same_as orig
+after=$(du -sb tree | cut -f1)
+[ "$after" -lt $((before / 3)) ] || fail "tree $before -> $after bytes"
+assert_same <(head -c 30000 "$FIX/v6-sched-irq.dat") tree/sub/cut.dat
+[ "$(readlink tree/sub/link.dat)" = ../v6-sched-irq.dat ] || fail "link changed"
+
+step "run again: every trace.dat archived already, nothing rewritten"
+ls -li --time-style=full-iso tree tree/sub tree/sub/deeper >ls1.txt
+expect_exit 1 "$TDAT" convert -q --archive --in-place tree
+assert_grep '^tdat convert: 0 archived .*, 7 archived already, 2 left as they are, 1 failed$' "$ERR"
+ls -li --time-style=full-iso tree tree/sub tree/sub/deeper >ls2.txt
+assert_same ls1.txt ls2.txt
+
+# From here zstd level 3: the same tree mechanics, quicker.
+step "mode, owner and times kept; a hard-linked file left alone"
+make_tree
+chmod 640 tree/v6-sched-irq.dat
+chown 1234:5678 tree/v6-sched-irq.dat
+touch -d '2020-01-02 03:04:05' tree/v6-sched-irq.dat
+ln tree/v7-zlib-sched-irq-tc34.dat tree/sub/hard.dat
+stat -c '%a %u %g %Y' tree/v6-sched-irq.dat >attr1.txt
+expect_exit 0 "$TDAT" convert -q --archive --level 3 --in-place tree/v6-sched-irq.dat \
+	tree/v7-zlib-sched-irq-tc34.dat
+stat -c '%a %u %g %Y' tree/v6-sched-irq.dat >attr2.txt
+assert_same attr1.txt attr2.txt
+assert_grep 'tree/v7-zlib-sched-irq-tc34.dat: has other hard links: left as it is' "$ERR"
+assert_same "$FIX/v7-zlib-sched-irq-tc34.dat" tree/sub/hard.dat
+rm tree/sub/hard.dat
+
+step "a file that cannot be replaced (a read-only mount) is named, untouched"
+if unshare -m true 2>/dev/null; then
+	make_tree
+	unshare -m sh -c 'mount --bind tree/sub/big1.dat tree/sub/big1.dat &&
+		mount -o remount,ro,bind tree/sub/big1.dat &&
+		exec "$@"' sh "$TDAT" convert -q --archive --level 3 --in-place tree \
+		>/dev/null 2>"$ERR" && fail "exit 0 with a file not replaced"
+	assert_grep 'tree/sub/big1.dat: cannot be replaced .*: left as it is' "$ERR"
+	assert_same "$FIX/v6-clock-global.dat" tree/sub/big1.dat
+else
+	echo "skipped: no private mount namespace here (unshare -m)"
+fi
+
+step "SIGINT in the middle: nothing left behind, the tree as before"
+make_tree
+setsid "$TDAT" convert -q --archive --level 3 --in-place tree >/dev/null 2>int.err &
+pid=$!
+sleep 0.3
+kill -INT -- -"$pid" 2>/dev/null || true
+wait "$pid" || true
+same_as orig
+
+step "killed (SIGKILL) at random points and run again: it finishes"
+make_tree
+killed=0
+for round in 1 2 3 4 5 6; do
+	setsid "$TDAT" convert -q --archive --level 3 --in-place tree \
+		>/dev/null 2>kill.err &
+	pid=$!
+	sleep "0.$((RANDOM % 9 + 1))"
+	if kill -KILL -- -"$pid" 2>/dev/null; then
+		killed=$((killed + 1))
+	fi
+	wait "$pid" 2>/dev/null || true
+	# every name reports as before; a leftover beside it is allowed
+	for r in orig.*.trep; do
+		f=${r#orig.}
+		tdat_of "tree/$(echo "${f%.trep}" | tr % /)" >cmp.trep
+		assert_same "$r" cmp.trep
+	done
+done
+[ "$killed" -gt 0 ] || fail "no round was killed before it ended"
+expect_exit 1 "$TDAT" convert -q --archive --level 3 --in-place tree
+assert_grep '^tdat convert: [0-9]+ archived .* 2 left as they are, 1 failed$' "$ERR"
+same_as orig
+expect_exit 1 "$TDAT" convert -q --archive --level 3 --in-place tree
+assert_grep '^tdat convert: 0 archived .*, 7 archived already,' "$ERR"
