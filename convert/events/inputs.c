@@ -154,16 +154,21 @@ static void learn_pid(struct input *i)
 			     &i->pid_size);
 }
 
+int input_pid_inside(struct input *i, uint32_t size)
+{
+	if (!i->pid_size)
+		learn_pid(i);
+	return i->pid_size > 0 && (uint32_t)(i->pid_off + i->pid_size) <= size;
+}
+
 int input_pid(struct input *i, const struct tep_record *rec)
 {
 	const uint8_t *p;
 	int big = i->f->big_endian;
 
-	if (!i->pid_size)
-		learn_pid(i);
-	p = (const uint8_t *)rec->data + i->pid_off;
-	if (i->pid_size < 0 || rec->size < i->pid_off + i->pid_size)
+	if (!input_pid_inside(i, (uint32_t)rec->size))
 		return tep_data_pid(i->tep, (struct tep_record *)rec);
+	p = (const uint8_t *)rec->data + i->pid_off;
 	if (i->pid_size == 4)
 		return (int)tdat_load32(big, p);
 	return tdat_load16(big, p);

@@ -58,8 +58,12 @@ void input_adjust(const struct events_opts *eo, int k,
  * not NULL) is the event's type. */
 uint32_t input_record(struct input *i, struct stream_cpu *c,
 		      struct tep_record *rec, int *type);
-/* rec's pid as tep_data_pid reads it, without its field-by-field read. */
+/* rec's pid as tep_data_pid reads it, without its field-by-field read
+ * (where the record is too short for it, libtraceevent's own way: give
+ * it a padded record then, input_record).  inside: whether a record of
+ * size bytes holds it where it is read in place. */
 int input_pid(struct input *i, const struct tep_record *rec);
+int input_pid_inside(struct input *i, uint32_t size);
 
 /* kvmguest.c: guests' functions for a host's kvm events (the kvm
  * plugin's tep_plugin_kvm_get_func).  link: the first input's guests

@@ -5,9 +5,10 @@
  *
  * Such a walk skips what printing needs: the record goes as it is
  * (stream_event_printable makes the padded view for the few printed),
- * and each id's event, layout and common_pid place are looked up once
- * (each pid's comm too, in the input's comm cache).  A record too short
- * for its common fields, or a hidden CPU, goes the careful way.
+ * and each id's event and layout are looked up once (each pid's comm
+ * too, in the input's comm cache; the pid is read where libtraceevent
+ * reads it, input_pid).  A record too short for its type, or a hidden
+ * CPU, goes the careful way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,7 +115,6 @@ int stream_start(struct stream *s, const struct events_opts *eo,
 struct visit_id {
 	struct tep_event *ev;
 	struct event_layout *layout;	/* ev's, made with it */
-	int pid_off, pid_size;	/* common_pid, or size 0: tep's way */
 	int known;
 };
 
@@ -146,8 +146,6 @@ static struct visit_id *visit_id(struct visit *vs, int k, int type)
 			vs->no_memory = 1;
 			return NULL;
 		}
-		recview_common_place(vs->in[k].tep, v->ev, "common_pid",
-				     &v->pid_off, &v->pid_size);
 	}
 	v->known = 1;
 	return v;
@@ -161,16 +159,12 @@ static int visit_quick(struct visit *vs, struct stream_cpu *c,
 	struct input *i = &vs->in[c->input];
 	const uint8_t *d = c->ev.data;
 	struct visit_id *v;
-	int big = c->f->big_endian, pid;
 
-	if (c->hidden || c->ev.size < 2)
+	if (c->hidden || c->ev.size < 2 || !input_pid_inside(i, c->ev.size))
 		return -1;
-	v = visit_id(vs, c->input, tdat_load16(big, d));
-	if (!v || !v->ev || !v->pid_size ||
-	    (uint32_t)(v->pid_off + v->pid_size) > c->ev.size)
+	v = visit_id(vs, c->input, tdat_load16(c->f->big_endian, d));
+	if (!v || !v->ev)
 		return -1;
-	pid = v->pid_size == 4 ? (int32_t)tdat_load32(big, d + v->pid_off) :
-				 (int16_t)tdat_load16(big, d + v->pid_off);
 	rec->ts = c->ts;
 	rec->offset = c->page_offset + c->ev.offset;
 	rec->missed_events = c->missed;
@@ -179,8 +173,8 @@ static int visit_quick(struct visit *vs, struct stream_cpu *c,
 	rec->data = (void *)d;
 	e->event = v->ev;
 	e->layout = v->layout;
-	e->pid = pid;
-	e->comm = comm_cache_get(i->comms, i->tep, pid);
+	e->pid = input_pid(i, rec);
+	e->comm = comm_cache_get(i->comms, i->tep, e->pid);
 	return 0;
 }
 
