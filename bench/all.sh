@@ -205,7 +205,19 @@ A_CMD="trace-cmd convert -i '$tmp/in.v7' -o '$tmp/tc.v6' --file-version 6"
 B_CMD="'$tb' convert -q -i '$tmp/in.v7' -o '$tmp/tb.v6' --file-version 6"
 PAIR_PREP='rm -f "$tmp/tc.v6" "$tmp/tb.v6"; sync'
 timed "v7 zstd -> v6" "wall<=0.70x" "w <= 0.70"
-rm -f "$tmp/tc.v6" "$tmp/tb.v6" "$tmp/tc.v7" "$tmp/tb.v7" "$tmp/in.v7"
+
+# --archive: its size against trace-cmd's default file (goal <= 0.65x,
+# in the row's name), and tdat's report of it against tdat's report of
+# trace-cmd's file (wall <= 1.10x).
+"$tb" convert -q --archive -i "$v6in" -o "$tmp/tb.ar"
+ar_x=$(ratio "$(wc -c <"$tmp/tb.ar")" "$(wc -c <"$tmp/in.v7")")
+same_report "$tmp/tb.ar" "--archive (${ar_x}x trace-cmd's size)"
+A_CMD="'$tb' report -i '$tmp/in.v7'" B_CMD="'$tb' report -i '$tmp/tb.ar'"
+PAIR_PREP=
+REF="tdat, tc's" timed "archive ${ar_x}x" "size<=0.65x, report wall<=1.10x" \
+	"w <= 1.10 && $ar_x <= 0.65"
+rm -f "$tmp/tc.v6" "$tmp/tb.v6" "$tmp/tc.v7" "$tmp/tb.v7" "$tmp/in.v7" \
+	"$tmp/tb.ar"
 
 PAIR_PREP='rm -rf "$tmp/pa" "$tmp/pb"; mkdir "$tmp/pa" "$tmp/pb"; sync'
 eval "$PAIR_PREP"

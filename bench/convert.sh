@@ -8,9 +8,9 @@
 #                     trace-cmd's v6 conversion of it, made untimed first)
 #   v7 zstd -> v6     --file-version 6 (input: FILE if it is v7 zstd,
 #                     else trace-cmd's v7 output of the first case)
-#   archive           tdat $ARCHIVE (default --level 19
-#                     --chunk-size 1M: larger chunks make trace-cmd 3.4
-#                     read slowly, see tdat-convert(1)) from the v6 input,
+#   archive           tdat $ARCHIVE (default --archive: zstd 19, 1 MiB
+#                     chunks; larger chunks make trace-cmd 3.4 read
+#                     slowly, see tdat-convert(1)) from the v6 input,
 #                     sized against trace-cmd's default v7 output
 # Unless CHECK=0, every tdat output is then checked: Debian's
 # trace-cmd must report it exactly as it reports the input.
@@ -20,8 +20,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tb=${BUILD:-$root/build}/tdat
 runs=${RUNS:-5}
-# Highest zstd level, big chunks: the smallest file trace-cmd still reads.
-ARCHIVE=${ARCHIVE:---level 19 --chunk-size 1M}
+# The smallest file trace-cmd still reads (convert/archive/archive.h).
+ARCHIVE=${ARCHIVE:---archive}
 
 if [ $# -ne 1 ] || [ ! -f "$1" ]; then
 	echo "usage: bench/convert.sh FILE   (env: BUILD RUNS CHECK)" >&2
