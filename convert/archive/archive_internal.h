@@ -16,6 +16,9 @@
 #include "convert/archive/archive.h"
 #include "libfmt/tracedat.h"
 
+/* An archive's own name beside its original NAME: ".NAME" this. */
+#define ARCHIVE_SUFFIX ".tdat-archive"
+
 /* ---- same.c ---- */
 
 /* 0 when b holds what a holds; 1 when not, -1 when one could not be

@@ -2,13 +2,17 @@
 /*
  * one.c - one trace.dat archived in place.
  *
- * The archive is written unnamed beside the original (libfmt's
- * TDAT_UNNAMED_UNTIL_KEPT: a process killed meanwhile leaves nothing),
- * read back through its descriptor and compared with the original
- * (same.c), given the original's mode, owner and times, and only then
- * linked beside it and renamed over it: at every moment the name holds
- * the whole original or the whole archive.
+ * The archive is written beside the original under a name of its own,
+ * ".NAME.tdat-archive", held unnamed until then where the file system
+ * allows (libfmt's TDAT_UNNAMED_UNTIL_KEPT: a process killed meanwhile
+ * leaves nothing), read back and compared with the original (same.c),
+ * given the original's mode, owner and times, synced, named, and only
+ * then renamed over the original: at every moment the original's name
+ * holds the whole original or the whole archive.  Never is the archive
+ * written under the original's name itself, so no way libfmt has of
+ * naming an output can replace the original before the check.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,33 +119,74 @@ static int replaceable(const char *path, const struct stat *st,
 	return ok;
 }
 
-/* The unnamed archive of path, opened through its descriptor. */
-static struct tdat_file *open_held(const char *path, struct tdat_error *err)
+/* The archive's own name beside path: ".NAME.tdat-archive" (tree.c
+ * removes one a killed run left), malloc'd. */
+static char *archive_name(const char *path)
 {
-	int fd = tdat_outputs_held_fd(path);
+	const char *base = strrchr(path, '/');
+	size_t dir = base ? (size_t)(base - path) + 1 : 0, n;
+	char *s;
+
+	base = base ? base + 1 : path;
+	n = strlen(path) + sizeof(ARCHIVE_SUFFIX) + 2;
+	s = malloc(n);
+	if (s)
+		snprintf(s, n, "%.*s.%s%s", (int)dir, path, base,
+			 ARCHIVE_SUFFIX);
+	return s;
+}
+
+/* The archive: held unnamed (its descriptor), or, where the file system
+ * makes no unnamed files, already under its own name.  A descriptor to
+ * close when *opened, or -1. */
+static int archive_fd(const char *name, int *opened)
+{
+	int fd = tdat_outputs_held_fd(name);
+
+	*opened = fd < 0;
+	return fd >= 0 ? fd : open(name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+/* The archive read back: opened through its descriptor. */
+static struct tdat_file *open_archive(const char *name, struct tdat_error *err)
+{
+	int opened, fd = archive_fd(name, &opened);
+	struct tdat_file *f;
 	char proc[64];
 
 	if (fd < 0) {
-		snprintf(err->msg, sizeof(err->msg), "%s: the archive is not"
-			 " held unnamed", path);
+		snprintf(err->msg, sizeof(err->msg), "%s: the archive cannot"
+			 " be read back", name);
 		return NULL;
 	}
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	return tdat_open(proc, err);
+	f = tdat_open(proc, err);
+	if (opened)
+		close(fd);
+	return f;
 }
 
-/* The archive takes the original's mode, owner and times.  0 or -1. */
-static int keep_attributes(const char *path, const struct stat *st)
+/* The archive takes the original's mode, owner and times; *size is its
+ * size.  0 or -1. */
+static int finish_archive(const char *name, const struct stat *st,
+			  uint64_t *size)
 {
-	int fd = tdat_outputs_held_fd(path);
 	struct timespec times[2] = { st->st_atim, st->st_mtim };
+	int opened, fd = archive_fd(name, &opened), r = -1;
+	struct stat now;
 
-	if (fd < 0 || fchmod(fd, st->st_mode & 07777))
+	if (fd < 0)
 		return -1;
-	if ((st->st_uid != geteuid() || st->st_gid != getegid()) &&
-	    fchown(fd, st->st_uid, st->st_gid))
-		return -1;
-	return futimens(fd, times);
+	if (!fchmod(fd, st->st_mode & 07777) &&
+	    ((st->st_uid == geteuid() && st->st_gid == getegid()) ||
+	     !fchown(fd, st->st_uid, st->st_gid)) &&
+	    !futimens(fd, times) && !fstat(fd, &now)) {
+		*size = (uint64_t)now.st_size;
+		r = 0;
+	}
+	if (opened)
+		close(fd);
+	return r;
 }
 
 /* Whether path is still the file st describes (nobody changed it). */
@@ -155,10 +200,11 @@ static int unchanged(const char *path, const struct stat *st)
 	       now.st_mtim.tv_nsec == st->st_mtim.tv_nsec;
 }
 
-/* Write in's archive, unnamed, and check it.  0, or 1 (said). */
+/* Write in's archive under name (held unnamed where it can be) and
+ * check it against in.  0, or 1 (said). */
 static int write_checked(struct tdat_file *in, const char *path,
-			 const struct archive_opts *o, int threads,
-			 const struct stat *st)
+			 const char *name, const struct archive_opts *o,
+			 int threads)
 {
 	struct convert_opts co;
 	struct tdat_error err;
@@ -175,11 +221,11 @@ static int write_checked(struct tdat_file *in, const char *path,
 	co.provisional = TDAT_UNNAMED_UNTIL_KEPT;
 	co.warn = warn_line;
 	co.warn_ctx = (void *)path;
-	if (convert_file(in, path, &co, &err)) {
+	if (convert_file(in, name, &co, &err)) {
 		say(path, err.msg);
 		return 1;
 	}
-	out = open_held(path, &err);
+	out = open_archive(name, &err);
 	r = out ? archive_same(in, out, why, sizeof(why)) : -1;
 	tdat_close(out);
 	if (!out)
@@ -190,29 +236,44 @@ static int write_checked(struct tdat_file *in, const char *path,
 			why);
 		return 1;
 	}
-	if (keep_attributes(path, st)) {
+	return 0;
+}
+
+static void sync_dir_of(const char *path)
+{
+	char *dir = dir_of(path);
+	int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+/*
+ * The archive (under name) put over path: given the original's
+ * attributes, kept only if nothing changed path meanwhile and it is
+ * smaller, synced and named, then renamed over path, its directory
+ * synced.  0, or 1 (said; or rep->result ONE_SKIPPED: the original is
+ * no larger, archived already).  On 1 the caller drops the archive.
+ */
+static int put_in_place(const char *path, const char *name,
+			const struct stat *st, struct one_report *rep)
+{
+	struct tdat_error err;
+	uint64_t size = 0;
+
+	if (finish_archive(name, st, &size)) {
 		say(path, "cannot give the archive its mode, owner and"
 		    " times: left as it is");
 		return 1;
 	}
-	return 0;
-}
-
-/* The archive under the original's name, if nothing changed it
- * meanwhile and it is smaller.  0, or 1 (said; or rep->result
- * ONE_SKIPPED: the original is no larger, archived already). */
-static int put_in_place(const char *path, const struct stat *st,
-			struct one_report *rep)
-{
-	struct tdat_error err;
-	struct stat now;
-
 	if (!unchanged(path, st)) {
 		say(path, "changed while it was archived: left as it is");
 		return 1;
 	}
-	if (fstat(tdat_outputs_held_fd(path), &now) ||
-	    (uint64_t)now.st_size >= rep->before) {	/* no smaller */
+	if (size >= rep->before) {	/* no smaller */
 		rep->result = ONE_SKIPPED;
 		rep->after = rep->before;
 		return 1;
@@ -221,7 +282,14 @@ static int put_in_place(const char *path, const struct stat *st,
 		say(path, err.msg);
 		return 1;
 	}
-	rep->after = lstat(path, &now) ? 0 : (uint64_t)now.st_size;
+	if (rename(name, path)) {
+		fprintf(stderr, "tdat convert: %s: cannot be replaced (%s):"
+			" left as it is\n", path, strerror(errno));
+		unlink(name);
+		return 1;
+	}
+	sync_dir_of(path);
+	rep->after = size;
 	return 0;
 }
 
@@ -232,6 +300,7 @@ static void archive_open(struct tdat_file *in, const char *path,
 			 const struct stat *st, struct one_report *rep)
 {
 	struct tdat_error err;
+	char *name;
 	int i, r;
 
 	for (i = 0; tdat_note(in, i); i++)
@@ -251,12 +320,17 @@ static void archive_open(struct tdat_file *in, const char *path,
 		return;
 	}
 	rep->result = ONE_FAILED;
-	if (write_checked(in, path, o, threads, st) ||
-	    put_in_place(path, st, rep)) {
-		tdat_outputs_drop();	/* ONE_SKIPPED: not smaller */
+	name = archive_name(path);
+	if (!name) {
+		say(path, "out of memory: left as it is");
 		return;
 	}
-	rep->result = ONE_ARCHIVED;
+	if (write_checked(in, path, name, o, threads) ||
+	    put_in_place(path, name, st, rep))
+		tdat_outputs_drop();	/* ONE_SKIPPED: not smaller */
+	else
+		rep->result = ONE_ARCHIVED;
+	free(name);
 }
 
 void one_archive(const char *path, const struct archive_opts *o,

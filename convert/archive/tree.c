@@ -4,9 +4,9 @@
  * file under the paths given that starts as a trace.dat does, in name
  * order.  Symlinks are never followed (a link in the tree could lead
  * out of it, or round in a loop); they and files that are not trace.dat
- * are named and left alone.  A temporary name of a run that was killed
- * between linking a finished archive and renaming it over its original
- * (".NAME.tmp-" and 16 hex digits, NAME still there) is removed.
+ * are named and left alone.  What a killed run can leave beside an
+ * original NAME, the archive under its own name (".NAME.tdat-archive",
+ * one.c) or libfmt's temporary name of that, is removed.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -42,34 +42,51 @@ static int is_tracedat(const char *path)
 	return n == (ssize_t)sizeof(head) && !memcmp(head, magic, sizeof(head));
 }
 
-/* The original's name if name is one of libfmt's temporary names of it
- * (".NAME.tmp-" and 16 hex digits), else NULL; malloc'd. */
-static char *temp_of(const char *name)
+/* Whether name[0..n) ends in libfmt's temporary suffix, ".tmp-" and 16
+ * hex digits, after a leading '.'. */
+static int temp_suffix(const char *name, size_t n)
 {
-	size_t n = strlen(name), i;
+	size_t i;
 
-	if (n < 1 + 1 + 5 + 16 || name[0] != '.' ||
+	if (n < 1 + 1 + 21 || name[0] != '.' ||
 	    memcmp(name + n - 21, ".tmp-", 5))
-		return NULL;
+		return 0;
 	for (i = n - 16; i < n; i++)
 		if (!strchr("0123456789abcdef", name[i]))
-			return NULL;
-	return strndup(name + 1, n - 1 - 21);
+			return 0;
+	return 1;
+}
+
+/* The original a leftover of a killed run belongs to, malloc'd, or
+ * NULL: the archive's own name ".NAME.tdat-archive", or libfmt's
+ * temporary name of that ("." before it, ".tmp-HEX" after). */
+static char *original_of(const char *name)
+{
+	size_t n = strlen(name), s = strlen(ARCHIVE_SUFFIX);
+
+	if (temp_suffix(name, n)) {
+		name++;
+		n -= 1 + 21;
+	}
+	if (n < 1 + 1 + s || name[0] != '.' ||
+	    memcmp(name + n - s, ARCHIVE_SUFFIX, s))
+		return NULL;
+	return strndup(name + 1, n - 1 - s);
 }
 
 /* A leftover of a killed run: removed when its original is there. */
 static int leftover(const char *dir, const char *name)
 {
-	char *orig = temp_of(name), path[4096], opath[4096];
-	struct stat st;
+	char *orig = original_of(name), path[4096], opath[4096];
+	struct stat st, ost;
 	int gone = 0;
 
 	if (!orig)
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	snprintf(opath, sizeof(opath), "%s/%s", dir, orig);
-	if (!lstat(opath, &st) && S_ISREG(st.st_mode) && is_tracedat(path) &&
-	    !unlink(path)) {
+	if (!lstat(opath, &ost) && S_ISREG(ost.st_mode) && !lstat(path, &st) &&
+	    S_ISREG(st.st_mode) && !unlink(path)) {
 		fprintf(stderr, "tdat convert: %s: removed: what an"
 			" interrupted run left (%s is whole)\n", path, opath);
 		gone = 1;

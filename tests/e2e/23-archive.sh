@@ -122,6 +122,21 @@ else
 	echo "skipped: no private mount namespace here (unshare -m)"
 fi
 
+step "what a killed run can leave is removed; the same names without an original are not"
+make_tree
+cp "$FIX/v6-sched-irq.dat" tree/.v6-sched-irq.dat.tdat-archive
+head -c 5000 "$FIX/v6-sched-irq.dat" \
+	>tree/..v6-sched-irq.dat.tdat-archive.tmp-0123456789abcdef
+echo mine >tree/.gone.dat.tdat-archive
+expect_exit 1 "$TDAT" convert -q --archive --level 3 --in-place tree
+assert_grep 'tree/.v6-sched-irq.dat.tdat-archive: removed: what an interrupted run left' "$ERR"
+assert_grep 'tree/..v6-sched-irq.dat.tdat-archive.tmp-0123456789abcdef: removed' "$ERR"
+assert_grep 'tree/.gone.dat.tdat-archive: not a trace.dat: left as it is' "$ERR"
+assert_file_absent tree/.v6-sched-irq.dat.tdat-archive
+assert_file_absent tree/..v6-sched-irq.dat.tdat-archive.tmp-0123456789abcdef
+rm tree/.gone.dat.tdat-archive
+same_as orig
+
 step "SIGINT in the middle: nothing left behind, the tree as before"
 make_tree
 setsid "$TDAT" convert -q --archive --level 3 --in-place tree >/dev/null 2>int.err &
