@@ -32,10 +32,11 @@ struct archive_opts {
 };
 
 /*
- * Archive every trace.dat under o->paths in place.  Each file is
- * written unnamed, read back completely and compared with the original
- * (every metadata part, option and page), and only then put under the
- * original's name (mode, owner and times kept) by one rename; files
+ * Archive every trace.dat under o->paths in place.  Each archive is
+ * written beside its original under a name of its own (one.c), read
+ * back completely and compared with the original (every metadata part,
+ * option and page), and only then put under the original's name (mode,
+ * owner and times kept) by one rename; files
  * already archived are skipped; anything that is not a trace.dat, a
  * symlink, a file with other hard links, one the process cannot
  * replace and a damaged trace.dat are left as they are and named on
