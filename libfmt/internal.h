@@ -16,6 +16,7 @@
 #include "libfmt/pagecut.h"
 #include "libfmt/chunkindex.h"
 #include "libfmt/salvage.h"
+#include "libfmt/outputs.h"
 #include "libfmt/metabuild.h"
 
 /* Largest metadata part or chunk we agree to hold in memory. */
@@ -209,8 +210,6 @@ enum {
 /* outfile.c: the unnamed file fd under path, replacing what is there;
  * -1 with errno. */
 int out_link_unnamed(int fd, const char *path);
-/* outfile.c: sync path's directory, best effort. */
-void out_sync_dir(const char *path);
 int out_open(struct outfile *o, const char *path, int flags,
 	     struct tdat_error *err);
 int out_write(struct outfile *o, const void *p, size_t n,
@@ -231,8 +230,6 @@ void out_abort(struct outfile *o);
 /* ".NAME.tmp-RANDOM" beside path (so rename() stays in one file
  * system), malloc'ed; NULL when out of memory. */
 char *out_temp_name(const char *path);
-/* The directory path is in, malloc'ed ("." for a bare name). */
-char *out_dir_of(const char *path);
 /* open() of a directory with O_TMPFILE failed: only unsupported there? */
 int out_no_tmpfile(int e);
 

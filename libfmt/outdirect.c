@@ -24,7 +24,7 @@
 
 static int dir_in_proc(const char *path)
 {
-	char *dir = out_dir_of(path);
+	char *dir = tdat_dir_of(path);
 	struct statfs fs;
 	int in = dir && !statfs(dir, &fs) && fs.f_type == PROC_SUPER_MAGIC;
 

@@ -65,7 +65,7 @@ char *out_temp_name(const char *path)
 	return name;
 }
 
-char *out_dir_of(const char *path)
+char *tdat_dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
@@ -119,7 +119,7 @@ static int open_beside(struct outfile *o, struct tdat_error *err)
 
 	if (o->flags & OUT_NO_TMPFILE)
 		return open_named(o, err);
-	dir = out_dir_of(o->path);
+	dir = tdat_dir_of(o->path);
 	if (!dir)
 		return tdat_fail_nooff(err, o->path, "out of memory");
 	o->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
@@ -330,9 +330,9 @@ int out_link_unnamed(int fd, const char *path)
 }
 
 /* Best effort: a file system may not sync directories (EINVAL). */
-void out_sync_dir(const char *path)
+void tdat_sync_dir_of(const char *path)
 {
-	char *dir = out_dir_of(path);
+	char *dir = tdat_dir_of(path);
 	int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 
 	if (fd >= 0) {
@@ -390,7 +390,7 @@ static int place(struct outfile *o, struct tdat_error *err)
 	if (r)
 		return tdat_fail_nooff(err, o->path, "cannot put the file in"
 				       " place: %s", strerror(e));
-	out_sync_dir(o->path);
+	tdat_sync_dir_of(o->path);
 	return 0;
 }
 

@@ -56,4 +56,11 @@ void tdat_outputs_forget(const char *path);
  * errno (what could be removed is gone). */
 int tdat_remove_tree(const char *path);
 
+/* The directory path is in, malloc'd ("." for a bare name, "/" for a
+ * name in the root); NULL when out of memory. */
+char *tdat_dir_of(const char *path);
+/* Sync the directory path is in, best effort (a file system may not
+ * sync directories): after a rename there, so that it lasts. */
+void tdat_sync_dir_of(const char *path);
+
 #endif

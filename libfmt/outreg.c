@@ -185,7 +185,7 @@ static int name_held(struct tdat_error *err)
 	if (i == nentries) {
 		for (i = 0; i < nentries; i++)
 			if (entries[i].kind == OUTREG_UNNAMED && !dir_seen(i))
-				out_sync_dir(entries[i].name);
+				tdat_sync_dir_of(entries[i].name);
 		return 0;
 	}
 	tdat_fail_nooff(err, entries[i].name, "cannot put the file in place:"

@@ -89,6 +89,10 @@ static void finish(struct run *r, int k, int status)
 			fprintf(stderr, "tdat convert: %s: stopped by signal"
 				" %d: left as it is\n", path,
 				WTERMSIG(status));
+		else
+			fprintf(stderr, "tdat convert: %s: its process ended"
+				" without a word (status %d): left as it is\n",
+				path, WEXITSTATUS(status));
 	}
 	close(c->fd);
 	r->count[rep.result]++;

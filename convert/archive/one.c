@@ -85,21 +85,12 @@ static int archived(struct tdat_file *f, uint32_t chunk,
 	return whole > 0;
 }
 
-static char *dir_of(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	if (!s)
-		return strdup(".");
-	return s == path ? strdup("/") : strndup(path, (size_t)(s - path));
-}
-
 /* Whether path may be replaced: a regular file of one link, in a
  * directory the process can write to.  1, or 0 (said, rep set). */
 static int replaceable(const char *path, const struct stat *st,
 		       struct one_report *rep)
 {
-	char *dir = dir_of(path);
+	char *dir = tdat_dir_of(path);
 	int ok = 0;
 
 	if (!S_ISREG(st->st_mode)) {
@@ -239,18 +230,6 @@ static int write_checked(struct tdat_file *in, const char *path,
 	return 0;
 }
 
-static void sync_dir_of(const char *path)
-{
-	char *dir = dir_of(path);
-	int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	free(dir);
-}
-
 /*
  * The archive (under name) put over path: given the original's
  * attributes, kept only if nothing changed path meanwhile and it is
@@ -288,7 +267,7 @@ static int put_in_place(const char *path, const char *name,
 		unlink(name);
 		return 1;
 	}
-	sync_dir_of(path);
+	tdat_sync_dir_of(path);
 	rep->after = size;
 	return 0;
 }

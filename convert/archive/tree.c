@@ -22,6 +22,18 @@ static const unsigned char magic[10] = {
 	0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g',
 };
 
+/* dir/name, malloc'd (never cut short: a cut name could be another
+ * file's). */
+static char *join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
 static void left(struct tree *t, const char *path, const char *why)
 {
 	fprintf(stderr, "tdat convert: %s: %s: left as it is\n", path, why);
@@ -77,21 +89,23 @@ static char *original_of(const char *name)
 /* A leftover of a killed run: removed when its original is there. */
 static int leftover(const char *dir, const char *name)
 {
-	char *orig = original_of(name), path[4096], opath[4096];
+	char *orig = original_of(name), *path = NULL, *opath = NULL;
 	struct stat st, ost;
 	int gone = 0;
 
-	if (!orig)
-		return 0;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(opath, sizeof(opath), "%s/%s", dir, orig);
-	if (!lstat(opath, &ost) && S_ISREG(ost.st_mode) && !lstat(path, &st) &&
+	if (orig) {
+		path = join(dir, name);
+		opath = join(dir, orig);
+	}
+	if (path && opath && !lstat(opath, &ost) && S_ISREG(ost.st_mode) && !lstat(path, &st) &&
 	    S_ISREG(st.st_mode) && !unlink(path)) {
 		fprintf(stderr, "tdat convert: %s: removed: what an"
 			" interrupted run left (%s is whole)\n", path, opath);
 		gone = 1;
 	}
 	free(orig);
+	free(path);
+	free(opath);
 	return gone;
 }
 
@@ -116,7 +130,7 @@ static int visit(struct tree *t, const char *path, int depth);
 static int visit_dir(struct tree *t, const char *dir, int depth)
 {
 	struct dirent **names;
-	char path[4096];
+	char *path;
 	int n, i, r = 0;
 
 	n = scandir(dir, &names, NULL, alphasort);
@@ -129,8 +143,9 @@ static int visit_dir(struct tree *t, const char *dir, int depth)
 
 		if (!r && strcmp(name, ".") && strcmp(name, "..") &&
 		    !leftover(dir, name)) {
-			snprintf(path, sizeof(path), "%s/%s", dir, name);
-			r = visit(t, path, depth + 1);
+			path = join(dir, name);
+			r = path ? visit(t, path, depth + 1) : -1;
+			free(path);
 		}
 		free(names[i]);
 	}
@@ -150,7 +165,9 @@ static int visit(struct tree *t, const char *path, int depth)
 	}
 	if (S_ISLNK(st.st_mode))
 		left(t, path, "a symlink (not followed)");
-	else if (S_ISDIR(st.st_mode) && depth < 64)
+	else if (S_ISDIR(st.st_mode) && depth >= 64)
+		left(t, path, "directories nested deeper than 64");
+	else if (S_ISDIR(st.st_mode))
 		return visit_dir(t, path, depth);
 	else if (!S_ISREG(st.st_mode))
 		left(t, path, "not a regular file");
