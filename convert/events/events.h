@@ -27,6 +27,18 @@ struct events_input {
 	uint64_t ts2secs_hz;	/* --ts2secs: the clock's frequency, 0 = none */
 };
 
+struct tdat_file;
+
+/*
+ * Called for each input as it opens, before any event is walked: what a
+ * consumer sends ahead of the events (Perfetto: each machine's system
+ * info, worked out from the input's own formats).  0, or -1 with a
+ * one-line message in err (the walk then stops and returns 2).
+ */
+typedef int (*stream_input_fn)(void *ctx, int input, struct tep_handle *tep,
+			       const struct tdat_file *f, char *err,
+			       size_t cap);
+
 /* What to read and how its times show. */
 struct events_opts {
 	struct events_input inputs[EVENTS_MAX_INPUTS];
@@ -46,10 +58,11 @@ struct events_opts {
 	/* Stored trace data read so far, now and then; may be NULL. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	stream_input_fn opened;	/* events_walk's: may be NULL; given
+				 * events_walk's ctx */
 };
 
 struct event_layout;
-
 /* One event of the stream, before any text is made. */
 struct stream_event {
 	struct tep_handle *tep;		/* its input's handle: formats, comms */
@@ -71,10 +84,11 @@ struct stream_event {
 typedef int (*stream_event_fn)(void *ctx, const struct stream_event *e);
 
 /*
- * Every event of eo's inputs, in order, to fn.  Warnings and errors go
- * to stderr as "tdat APPLET: ...".  Returns fn's non-zero value, or 0,
- * or 1 for damage met (the events that could be read were walked), an
- * input that cannot be read, or no memory.
+ * Every event of eo's inputs, in order, to fn (eo->opened first on each
+ * input).  Warnings and errors go to stderr as "tdat APPLET: ...".
+ * Returns fn's non-zero value, or 0, or 1 for damage met (the events
+ * that could be read were walked), an input that cannot be read, or no
+ * memory, or 2 when eo->opened failed.
  */
 int events_walk(const struct events_opts *eo, stream_event_fn fn, void *ctx);
 /*

@@ -290,13 +290,32 @@ static int walk_inputs(const struct events_opts *eo, struct input *in,
 	return ret;
 }
 
+/* eo->opened, as inputs_open calls a consumer's hook. */
+struct opened {
+	const struct events_opts *eo;
+	void *ctx;
+};
+
+static int call_opened(void *ctx, struct input *in, int k, char *err,
+		       size_t cap, int *status)
+{
+	struct opened *o = ctx;
+
+	if (!o->eo->opened(o->ctx, k, in->tep, in->f, err, cap))
+		return 0;
+	*status = 2;
+	return -1;
+}
+
 int events_walk(const struct events_opts *eo, stream_event_fn fn, void *ctx)
 {
+	struct opened o = { eo, ctx };
 	struct input *in = NULL;
 	char err[600];
 	int ret;
 
-	if (inputs_open(&in, eo, NULL, NULL, err, sizeof(err), &ret))
+	if (inputs_open(&in, eo, eo->opened ? call_opened : NULL, &o, err,
+			sizeof(err), &ret))
 		inputs_open_failed(eo, err);
 	else
 		ret = walk_inputs(eo, in, fn, ctx);
