@@ -166,6 +166,8 @@ static void put_field(struct encoder *x, struct pb *b, int big,
 		break;
 	default:
 		v = number(big, p, pf->place.k.size, pf->place.k.is_signed);
+		if (pf->state && x->states[e->input])
+			v = task_state_write(x->states[e->input], v);
 		pb_uint(b, pf->num, v);
 		if (pf->names)
 			name_pid(x, e->input, v);
@@ -349,6 +351,8 @@ static uint64_t fast_number(struct encoder *x, int big, int input,
 
 	if (pf->type == PT_S64)	/* zigzag, as pb_sint */
 		return v << 1 ^ ((int64_t)v < 0 ? UINT64_MAX : 0);
+	if (pf->state && x->states[input])
+		return task_state_write(x->states[input], v);
 	if (pf->names)
 		name_pid(x, input, v);
 	if (pf->symbol && syms_add(&x->syms[input], v))

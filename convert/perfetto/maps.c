@@ -89,6 +89,8 @@ static int make_typed(struct pf_map *m, const struct event_layout *l,
 		m->fields[m->n].num = tf->num;
 		m->fields[m->n].names = names_thread(t, p->f->name);
 		m->fields[m->n].symbol = names_function(t, p->f->name);
+		m->fields[m->n].state = t->id == 4 &&	/* sched_switch */
+					!strcmp(p->f->name, "prev_state");
 		m->fields[m->n++].type = (enum pf_type)tf->type;
 	}
 	m->form = FORM_TYPED;

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * meta.c - the packets besides the events: SystemInfo from the file's
- * UNAME (without a release trace_processor reads sched_switch's
- * prev_state with Linux 4.4's bits, without a machine it cannot name
- * syscalls), and FtraceStats from the per-CPU stats the recording
+ * UNAME (its release says which bits trace_processor reads sched_switch's
+ * prev_state with, Linux 4.4's without one; without a machine it cannot
+ * name syscalls), and FtraceStats from the per-CPU stats the recording
  * saved.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "convert/perfetto/perfetto_internal.h"
@@ -13,46 +14,98 @@
 enum { SI_UTSNAME = 1, UTS_SYSNAME = 1, UTS_VERSION = 2, UTS_RELEASE = 3,
        UTS_MACHINE = 4 };
 
-/* Word i of the n words at w (start and length each). */
-static void put_words(struct pb *b, uint32_t field, const char *s,
-		      const size_t (*w)[2], int from, int to)
-{
-	if (from > to)
-		return;
-	pb_bytes(b, field, s + w[from][0], w[to][0] + w[to][1] - w[from][0]);
-}
+/* A UNAME in words (the start and length of each). */
+struct uname_words {
+	const char *u;
+	size_t w[64][2];
+	int n;
+};
 
 /* "sysname nodename release [version...] machine", as trace-cmd saves
- * uname. */
-int meta_system_info(struct sink *s, const struct tdat_file *f,
-		     uint32_t machine)
+ * uname: 0 when f has none of 4 words or more. */
+static int uname_words(const struct tdat_file *f, struct uname_words *uw)
 {
-	size_t w[64][2], i = 0;
-	struct pb b = { 0 };
-	struct pb_mark m;
 	const char *u;
-	int n = 0, r;
+	size_t i = 0;
 
+	uw->n = 0;
 	if (!tdat_opt_string(f, TDAT_OPT_UNAME, &u))
 		return 0;
-	while (u[i] && n < 64) {
+	uw->u = u;
+	while (u[i] && uw->n < 64) {
 		for (; u[i] == ' ' || u[i] == '\n'; i++)
 			;
 		if (!u[i])
 			break;
-		w[n][0] = i;
+		uw->w[uw->n][0] = i;
 		for (; u[i] && u[i] != ' ' && u[i] != '\n'; i++)
 			;
-		w[n][1] = i - w[n][0];
-		n++;
+		uw->w[uw->n][1] = i - uw->w[uw->n][0];
+		uw->n++;
 	}
-	if (n < 4)
+	return uw->n >= 4;
+}
+
+/* Words from to to of uw, with what lies between them. */
+static void put_words(struct pb *b, uint32_t field,
+		      const struct uname_words *uw, int from, int to)
+{
+	if (from > to)
+		return;
+	pb_bytes(b, field, uw->u + uw->w[from][0],
+		 uw->w[to][0] + uw->w[to][1] - uw->w[from][0]);
+}
+
+int meta_uname_bits(const struct tdat_file *f, enum tp_bits *bits)
+{
+	struct uname_words uw;
+
+	*bits = TP_BITS_4_4;
+	if (!uname_words(f, &uw))
+		return 0;
+	*bits = tp_bits_for(uw.u + uw.w[0][0], uw.w[0][1], uw.u + uw.w[2][0],
+			    uw.w[2][1]);
+	return 1;
+}
+
+static void put_sysname(struct pb *b, const struct uname_words *uw,
+			const char *note)
+{
+	size_t n;
+	char *s;
+
+	if (!note) {
+		put_words(b, UTS_SYSNAME, uw, 0, 0);
+		return;
+	}
+	n = strlen("Linux ()") + strlen(note) + 1;
+	s = malloc(n);
+	if (!s) {
+		b->failed = 1;
+		return;
+	}
+	snprintf(s, n, "Linux (%s)", note);
+	pb_string(b, UTS_SYSNAME, s);
+	free(s);
+}
+
+int meta_system_info(struct sink *s, const struct tdat_file *f,
+		     uint32_t machine, const char *note)
+{
+	struct uname_words uw;
+	struct pb b = { 0 };
+	struct pb_mark m;
+	int has = uname_words(f, &uw), r;
+
+	if (!has && !note)
 		return 0;
 	m = pb_open(&b, SI_UTSNAME, 1);
-	put_words(&b, UTS_SYSNAME, u, w, 0, 0);
-	put_words(&b, UTS_VERSION, u, w, 3, n - 2);
-	put_words(&b, UTS_RELEASE, u, w, 2, 2);
-	put_words(&b, UTS_MACHINE, u, w, n - 1, n - 1);
+	put_sysname(&b, &uw, note);
+	if (has) {
+		put_words(&b, UTS_VERSION, &uw, 3, uw.n - 2);
+		put_words(&b, UTS_RELEASE, &uw, 2, 2);
+		put_words(&b, UTS_MACHINE, &uw, uw.n - 1, uw.n - 1);
+	}
 	pb_close(&b, m);
 	r = pb_failed(&b) ? tdat_errorf(&s->err, "out of memory") :
 			    sink_packet(s, PKT_SYSTEM_INFO, b.data, b.len,

@@ -132,6 +132,7 @@ struct pf_field {
 	enum pf_type type;
 	int names;		/* a pid trace_processor names a thread by */
 	int symbol;		/* a kernel function it names by symbol */
+	int state;		/* sched_switch's prev_state (taskstate.c) */
 };
 
 struct pf_map {
@@ -182,6 +183,36 @@ int meta_symbols(struct sink *s, const struct tdat_file *f,
 		 struct pf_syms *set, uint32_t machine);
 void syms_free(struct pf_syms *s);
 
+/* ---- taskstate.c: prev_state as the recording's print fmt reads it ---- */
+
+/* The bits trace_processor decodes prev_state by, chosen by the release
+ * SystemInfo declares. */
+enum tp_bits {
+	TP_BITS_4_4,	/* none (or one it cannot read), up to 4.7 */
+	TP_BITS_4_8,	/* 4.8 to 4.13: preemption 0x1000 */
+	TP_BITS_4_14,	/* 4.14 on: P I at 0x40 0x80, preemption 0x100 */
+};
+
+/* Which for a SystemInfo of sysname and release (trace_processor's
+ * reading of them). */
+enum tp_bits tp_bits_for(const char *sys, size_t sys_len, const char *rel,
+			 size_t rel_len);
+
+struct task_states;
+/* The prev_state of tep's sched_switch, read through its print fmt
+ * (big: the file's byte order); NULL when it has none or its print fmt
+ * shows none (*oom set when out of memory). */
+struct task_states *task_states_new(struct tep_handle *tep, int big,
+				    int *oom);
+/* Whether b has a bit for every letter ts's print fmt shows. */
+int task_states_fit(const struct task_states *ts, enum tp_bits b);
+/* Write values in b's bits (TP_BITS_4_4 until said). */
+void task_states_use(struct task_states *ts, enum tp_bits b);
+/* A recorded prev_state as written: the letters its print fmt shows, in
+ * ts's bits (as it is when it shows no letter but unknown bits). */
+uint64_t task_state_write(struct task_states *ts, uint64_t raw);
+void task_states_free(struct task_states *ts);
+
 /* ---- encode.c ---- */
 
 #define PF_NAMED_PIDS (1u << 22)	/* the kernel's PID_MAX_LIMIT */
@@ -193,6 +224,7 @@ struct encoder {
 	 * sched_waking, task_*); NULL: none yet */
 	uint8_t *named[EVENTS_MAX_INPUTS];
 	struct pf_syms syms[EVENTS_MAX_INPUTS];	/* symbol addresses */
+	struct task_states *states[EVENTS_MAX_INPUTS];	/* NULL: as is */
 	int failed;		/* out of memory for one of them */
 };
 
@@ -273,9 +305,14 @@ void bundles_free(struct bundles *bs);
 
 /* ---- meta.c ---- */
 
-/* SystemInfo of that machine from f's UNAME.  0 or -1. */
+/* Whether f has a UNAME; *bits: what trace_processor decodes prev_state
+ * by for it (tp_bits_for). */
+int meta_uname_bits(const struct tdat_file *f, enum tp_bits *bits);
+/* SystemInfo of that machine from f's UNAME; with a note, its sysname is
+ * "Linux (note)", which trace_processor decodes no release by (4.4's
+ * bits), written even when f has no UNAME.  0 or -1. */
 int meta_system_info(struct sink *s, const struct tdat_file *f,
-		     uint32_t machine);
+		     uint32_t machine, const char *note);
 /* FtraceStats of that machine at the end of the trace from f's CPUSTAT
  * options (the top buffer's).  0 or -1. */
 int meta_cpu_stats(struct sink *s, const struct tdat_file *f,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * run.c - convert --to perfetto: the inputs' system info and thread
- * names first, then every event of the event stream (several inputs
+ * run.c - convert --to perfetto: each input's system info first, as
+ * the stream opens it, then every event of the event stream (several inputs
  * merged on one timeline as report merges them), each into its CPU's
  * bundle.  Input k is Perfetto's machine k: a host and its guest keep
  * their own CPUs, and their threads of the same pid stay apart.
@@ -58,8 +58,8 @@ static int on_event(void *ctx, const struct stream_event *e)
 	return bundle_done(&r->bs, k, cpu) ? stop(r, r->sink.err.msg) : 0;
 }
 
-/* Each input's byte order, CPUs and names; the first's system info.
- * 0, or the exit status (said): 1 an input unreadable, 2 the output. */
+/* Each input's byte order and CPUs.  0, or 1 when one is unreadable
+ * (said). */
 static int read_inputs(struct run *r, const struct perfetto_opts *o)
 {
 	struct tdat_error err;
@@ -75,16 +75,49 @@ static int read_inputs(struct run *r, const struct perfetto_opts *o)
 		r->x.big[k] = f->big_endian;
 		cpus += (int)tdat_cpus(f);
 		r->ninputs = k + 1;
-		if (sink_sequence_start(&r->sink, (uint32_t)k) ||
-		    meta_system_info(&r->sink, f, (uint32_t)k) ||
-		    meta_cpu_stats(&r->sink, f, (uint32_t)k)) {
-			tdat_close(f);
-			fprintf(stderr, "tdat convert: %s\n", r->sink.err.msg);
-			return 2;
-		}
 		tdat_close(f);	/* the stream reads its own */
 	}
 	bundles_init(&r->bs, &r->sink, cpus);
+	return 0;
+}
+
+#define NO_UNAME "no uname in the trace.dat: prev_state in Linux 4.4's bits"
+#define OWN_BITS "prev_state in Linux 4.4's bits, which have every state" \
+		 " this kernel's sched_switch shows"
+
+/*
+ * Machine k's packets ahead of its events, as the stream opens it: its
+ * system info and CPU stats, and how its prev_state is written
+ * (taskstate.c): in the bits trace_processor reads for the file's
+ * release, unless they lack a state the format shows, or there is no
+ * release; then 4.4's, and SystemInfo says so.
+ */
+static int on_input(void *ctx, int k, struct tep_handle *tep,
+		    const struct tdat_file *f, char *err, size_t cap)
+{
+	struct run *r = ctx;
+	struct task_states *ts;
+	const char *note = NULL;
+	enum tp_bits bits;
+	int oom, has = meta_uname_bits(f, &bits);
+
+	ts = r->x.states[k] = task_states_new(tep, f->big_endian, &oom);
+	if (oom) {
+		snprintf(err, cap, "out of memory");
+		return -1;
+	}
+	if (ts && !has)
+		note = NO_UNAME;
+	else if (ts && !task_states_fit(ts, bits))
+		note = OWN_BITS;
+	if (ts)
+		task_states_use(ts, note ? TP_BITS_4_4 : bits);
+	if (sink_sequence_start(&r->sink, (uint32_t)k) ||
+	    meta_system_info(&r->sink, f, (uint32_t)k, note) ||
+	    meta_cpu_stats(&r->sink, f, (uint32_t)k)) {
+		snprintf(err, cap, "%s", r->sink.err.msg);
+		return -1;
+	}
 	return 0;
 }
 
@@ -125,6 +158,7 @@ static int walk(struct run *r, const struct perfetto_opts *o)
 	eo->any_order = 1;	/* trace_processor sorts (PERFETTO.md 10) */
 	eo->progress = o->progress;
 	eo->progress_ctx = o->progress_ctx;
+	eo->opened = on_input;
 	status = events_walk(eo, on_event, r);
 	free(eo);
 	if (status == -1) {
@@ -145,6 +179,7 @@ static void free_inputs(struct run *r)
 	for (k = 0; k < EVENTS_MAX_INPUTS; k++) {
 		free(r->x.named[k]);
 		syms_free(&r->x.syms[k]);
+		task_states_free(r->x.states[k]);
 	}
 }
 

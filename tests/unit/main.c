@@ -91,6 +91,7 @@ int main(void)
 	suite_readahead();
 	suite_lastboot();
 	suite_layout();
+	suite_pftaskstate();
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

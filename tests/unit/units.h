@@ -53,4 +53,5 @@ void suite_pfbundle(void);
 void suite_readahead(void);
 void suite_lastboot(void);
 void suite_layout(void);
+void suite_pftaskstate(void);
 #endif
