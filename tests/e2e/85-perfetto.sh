@@ -39,8 +39,10 @@ pf() {
 		fail "report --json ${ins[*]}"
 	$TDAT report "${ins[@]}" >report.txt 2>/dev/null ||
 		fail "report ${ins[*]}"
+	$TDAT report -N "${ins[@]}" >plain.txt 2>/dev/null ||
+		fail "report -N ${ins[*]}"
 	python3 "$check" "$TP" out.pftrace report.jsonl --text report.txt \
-		"${opts[@]}" ||
+		--plain plain.txt "${opts[@]}" ||
 		fail "the trace of ${ins[*]} is not what report says"
 }
 
@@ -61,6 +63,15 @@ for spoil in 's/"prev_state":1,/"prev_state":2,/' \
 		fail "the checker passes a report spoiled by $spoil"
 	fi
 done
+$TDAT report -N -i "$f" >good-plain.txt
+python3 "$check" "$TP" good.pftrace good.jsonl --plain good-plain.txt >/dev/null ||
+	fail "the checker refuses a good trace's states"
+awk '!done && / sched_switch: / && / prev_state=S / && !/ prev_pid=0 / {
+	sub(/ prev_state=S /, " prev_state=D "); done = 1 } 1' good-plain.txt >spoiled-plain.txt
+cmp -s good-plain.txt spoiled-plain.txt && fail "spoiling report -N's states changed nothing"
+if python3 "$check" "$TP" good.pftrace good.jsonl --plain spoiled-plain.txt >spoiled.log; then
+	fail "the checker passes a report -N whose S is made D"
+fi
 
 # Made as 80-parquet makes them: a guest whose TIME_SHIFT moves its
 # timestamps, a big-endian variant with 4-byte longs.
@@ -121,6 +132,64 @@ thread,300,never-scheduled
 legacy,33
 release,6.1.0
 TXT
+assert_same want.txt got.txt
+
+step "thread states as each kernel's format shows them, whatever release is declared"
+# lisa_example_rtapp: a 4.x kernel's format (x K W P N, preemption at
+# 0x800, 16 printed Z and 32 X) and no uname; v7-zstd-sched-irq: 6.18's
+# (P I, preemption at 0x100).  Each declared as a release of each
+# decoding trace_processor has, and with none: the same sched and
+# thread_state tables every time, those of the states report -N shows
+# (pf, with no error stat, on the first and on the issue's case: an old
+# format and a 4.14+ release), and SystemInfo's sysname saying where tdat
+# chose the bits (no release; a 4.14+ release whose bits lack the
+# format's x K W N).  Nothing else trace_processor makes depends on the
+# release either: slices (IRQs, softirqs), counters, threads, every
+# event's args but prev_state and the stats are the same every time.
+for base in external/lisa_example_rtapp v7-zstd-sched-irq; do
+	name=$(basename $base)
+	for rel in none 3.10.0 4.9.0 4.19.0-rpi; do
+		v=$PWD/rel-$name-$rel.dat
+		if [ $rel = none ]; then
+			"$tools/mkodd" --drop-option 5 "$FIX/$base.dat" "$v"
+		else
+			"$tools/mkodd" --drop-option 5 --add-option 5 \
+				"Linux pi $rel #1 SMP x86_64" "$FIX/$base.dat" "$v"
+		fi || fail "mkodd could not declare $rel"
+		case $name-$rel in
+		*-none | lisa_example_rtapp-4.19.0-rpi) pf "$v" ;;
+		*) expect_exit 0 $TDAT convert --to perfetto -q -i "$v" -o out.pftrace ;;
+		esac
+		"$TP" -q /dev/stdin out.pftrace 2>/dev/null <<'SQL' | tr -d '"' >tables-$rel.csv
+select ts, dur, cpu, utid, end_state from sched order by ts, cpu;
+select utid, ts, dur, state, waker_utid from thread_state order by utid, ts;
+select ts, dur, name, category, depth from slice order by ts, name;
+select c.ts, t.name, c.value from counter c join track t on c.track_id = t.id order by c.ts, t.name;
+select utid, tid, name, upid, start_ts, end_ts from thread order by utid;
+select e.name, a.key, a.display_value, count(*) from ftrace_event e join args a using(arg_set_id) where a.key != 'prev_state' group by 1, 2, 3 order by 1, 2, 3;
+select name, idx, value from stats where value > 0 and name not like '%duration%' order by 1, 2;
+select 'sysname', str_value from metadata where name = 'system_name';
+SQL
+		case $name-$rel in
+		*-none) want="Linux (no uname in the trace.dat: prev_state in Linux 4.4's bits)" ;;
+		lisa_example_rtapp-4.19.0-rpi) want="Linux (prev_state in Linux 4.4's bits, which have every state this kernel's sched_switch shows)" ;;
+		*) want=Linux ;;
+		esac
+		assert_eq "sysname,$want" "$(grep '^sysname,' tables-$rel.csv)" "$name as $rel: SystemInfo"
+		grep -v '^sysname,' tables-$rel.csv >states-$rel.csv
+		[ "$(grep -c ',[RSDI+]*$' states-$rel.csv)" -gt 200 ] || fail "$name as $rel: few states"
+		assert_same states-none.csv states-$rel.csv
+	done
+done
+# Bits already right are kept: 6.18's as 4.19, prev_state as recorded.
+v=rel-v7-zstd-sched-irq-4.19.0-rpi.dat
+expect_exit 0 $TDAT convert --to perfetto -q -i $v -o out.pftrace
+$TDAT report --json -i $v 2>/dev/null | grep '"sched_switch"' |
+	grep -o '"prev_state":[0-9-]*' | cut -d: -f2 | sort | uniq -c >want.txt
+"$TP" -q /dev/stdin out.pftrace 2>/dev/null <<'SQL' | tr -d '"' | tail -n +2 |
+select EXTRACT_ARG(arg_set_id, 'prev_state') from ftrace_event where name = 'sched_switch';
+SQL
+	sort | uniq -c >got.txt
 assert_same want.txt got.txt
 
 step "lost events: the next bundle of their CPU is marked, the stats say so"

@@ -5,7 +5,7 @@ read by Perfetto's own trace processor, against what `tdat report --json`
 says of the same input(s).
 
 usage: pfcheck.py TP TRACE REPORT.jsonl [--machine FILE=N]... [--atrace N]
-                  [--text REPORT.txt]
+                  [--text REPORT.txt] [--plain REPORT-N.txt]
 
 TP runs the trace processor (../shared/tools/tp).  With several inputs
 REPORT.jsonl names each event's "file", and --machine gives the Perfetto
@@ -13,6 +13,8 @@ machine that file is (the first input 0, the next 1...): each machine
 has its own CPUs and threads.  --text: report's text of the same
 input(s), which names the kernel functions of workqueue events (a typed
 event's address Perfetto shows by its interned name must be that name).
+--plain: report -N's text of the same input(s), which shows each
+sched_switch's prev_state as the recording's own print fmt reads it.
 Checks, each failing with a line that
 says what and where:
   * the trace loads, and `stats` holds no import error (severity error
@@ -22,15 +24,19 @@ says what and where:
   * per event name, the ftrace_event rows equal report's events;
   * `sched`: per CPU one slice per sched_switch, at its time, of its
     next_pid, ending at the CPU's next switch (open at a broken chain and
-    at the end), its end_state the same for the same prev_state, and the
-    letters of Linux >= 4.14 for the plain states;
+    at the end), its end_state the same for the same prev_state;
+  * --plain: per state, as many thread_state rows a switch leaves (no
+    waker) as report -N shows sched_switch events of a task (pid != 0)
+    leaving in that state: its letters, R and R+ apart (D|N is Perfetto's
+    I, the idle wait it is);
   * every thread report names (pid != 0, comm not "<...>") has that name,
     and none but the idle task is in process 0;
   * cpufreq and cpuidle counters hold every cpu_frequency and cpu_idle
     value at its time, on its CPU;
   * every event's args: a self-describing event's are its report --json
     fields, every key and value (arrays as --json's text); a typed one's
-    are fields of it with report's values;
+    are fields of it with report's values (but sched_switch's
+    prev_state: written in the bits Perfetto decodes, checked by --plain);
   * print's atrace B/E markers are slices of their name, at their time,
     ending at their E; --atrace N: there must be N of them.
 """
@@ -57,9 +63,6 @@ TYPED = {
     'block_rq_complete', 'mm_page_alloc', 'mm_page_free', 'kmalloc',
     'kmem_cache_alloc', 'kfree', 'kmem_cache_free', 'rss_stat',
 }
-# Linux >= 4.14's prev_state letters for one bit (and none).
-STATE_414 = {0: 'R', 1: 'S', 2: 'D', 0x80: 'I', 0x100: 'R+'}
-
 problems = []
 
 
@@ -92,7 +95,6 @@ def query_all(tp, trace, sqls):
 class Tables:
     """The answers to every query the checks ask, fetched at once."""
     QUERIES = {
-        'meta': 'select name, str_value from metadata',
         'cpus': 'select c.id, c.cpu, m.raw_id from cpu c'
                 ' join machine m on c.machine_id = m.id',
         'machines': 'select id, raw_id from machine',
@@ -114,6 +116,10 @@ class Tables:
                 ' a.int_value, a.string_value from ftrace_event e'
                 ' left join args a using(arg_set_id)',
         'slices': 'select ts, dur, name from slice',
+        'states': 'select s.state, count(*) n from thread_state s'
+                  ' join thread t using(utid) where s.waker_utid is null'
+                  " and s.state is not 'Running' and t.tid != 0"
+                  ' group by 1',
     }
 
     def __init__(self, tp, trace):
@@ -151,14 +157,6 @@ def load_report(path, machines):
             o['tcpu'] = (o['machine'], o['cpu'])
             events.append(o)
     return events
-
-
-def release_at_least(uname, want):
-    try:
-        parts = uname.split('.')
-        return (int(parts[0]), int(parts[1].split('-')[0])) >= want
-    except (ValueError, IndexError):
-        return False
 
 
 def expected_mismatches(switches):
@@ -199,7 +197,7 @@ def check_counts(tp, trace, events):
                 (got[name], name, want[name]))
 
 
-def check_sched(tp, trace, switches, new_kernel):
+def check_sched(tp, trace, switches):
     per_cpu = collections.defaultdict(list)
     for o in switches:
         per_cpu[o['tcpu']].append(o)
@@ -237,9 +235,36 @@ def check_sched(tp, trace, switches, new_kernel):
         if seen.setdefault(ps, es) != es:
             bad('sched: prev_state %d ends as %s and as %s' %
                 (ps, seen[ps], es))
-        if new_kernel and ps in STATE_414 and es != STATE_414[ps]:
-            bad('sched: prev_state %#x ends as %s, not %s' %
-                (ps, es, STATE_414[ps]))
+
+
+SWITCH_STATE = re.compile(r' prev_pid=(-?\d+) .*?prev_state=(\S*)')
+
+
+def state_name(s):
+    """A state as report -N prints it (S, D|K, R+), as Perfetto names
+    the same state: its letters in one order, D|N (TASK_IDLE) as I."""
+    if s is None or s == '[NULL]':
+        return 'NULL'
+    if s.startswith('R'):
+        return s
+    s = ''.join(sorted(s.replace('|', '')))
+    return 'I' if s == 'DN' else s
+
+
+def check_states(tp, trace, plain):
+    want = collections.Counter()
+    with open(plain, encoding='utf-8', errors='surrogateescape') as f:
+        for line in f:
+            m = ' sched_switch: ' in line and SWITCH_STATE.search(line)
+            if m and int(m.group(1)) != 0:
+                want[state_name(m.group(2))] += 1
+    got = collections.Counter()
+    for r in query(tp, trace, 'states'):
+        got[state_name(r['state'])] += int(r['n'])
+    for st in sorted(set(want) | set(got)):
+        if want[st] != got[st]:
+            bad('thread_state: %d rows of state %s, report -N shows %d'
+                ' switches leaving in it' % (got[st], st, want[st]))
 
 
 def check_threads(tp, trace, events):
@@ -323,8 +348,10 @@ def same_value(got, want, typed):
         (got - want) % (1 << 32) == 0
 
 
-def args_match(got, fields, typed):
+def args_match(got, fields, typed, name):
     want = {k: v for k, v in fields.items() if v is not None}
+    if name == 'sched_switch':  # in Perfetto's bits (check_states)
+        got = {k: v for k, v in got.items() if k != 'prev_state'}
     if not typed and set(got) != set(want):
         return False
     return all(k in want and same_value(v, want[k], typed)
@@ -351,7 +378,7 @@ def check_args(tp, trace, events):
         cands = groups.get(k, [])
         typed = o['event'] in TYPED
         for j, g in enumerate(cands):
-            if args_match(g, o['fields'], typed):
+            if args_match(g, o['fields'], typed, o['event']):
                 del cands[j]
                 break
         else:
@@ -396,7 +423,7 @@ def main():
     if len(args) < 3:
         sys.exit(__doc__)
     tp, trace, report = args[:3]
-    machines, atrace, text, rest = {}, None, None, args[3:]
+    machines, atrace, text, plain, rest = {}, None, None, None, args[3:]
     while rest:
         if rest[0] == '--machine':
             f, _, b = rest[1].rpartition('=')
@@ -405,18 +432,19 @@ def main():
             atrace = int(rest[1])
         elif rest[0] == '--text':
             text = rest[1]
+        elif rest[0] == '--plain':
+            plain = rest[1]
         rest = rest[2:]
     events = load_report(report, machines)
     if text:
         KSYMS.update(report_functions(text, events))
     tp = Tables(tp, trace)
     switches = [o for o in events if o.get('event') == 'sched_switch']
-    meta = {r['name']: r['str_value'] for r in
-            query(tp, trace, 'meta')}
     check_stats(tp, trace, events, switches)
     check_counts(tp, trace, events)
-    check_sched(tp, trace, switches,
-                release_at_least(meta.get('system_release', ''), (4, 14)))
+    check_sched(tp, trace, switches)
+    if plain:
+        check_states(tp, trace, plain)
     check_threads(tp, trace, events)
     check_counters(tp, trace, events)
     check_args(tp, trace, events)
