@@ -104,7 +104,9 @@ static int render(struct task_states *ts, uint64_t raw, struct shown *s)
 	rec.size = rec.record_size = ts->size;
 	trace_seq_init(&seq);
 	tepfmt_bound_counts(ts->tep, &rec, (uint32_t)ts->size);
-	ts->ev->flags |= TEP_EVENT_FL_NOHANDLE;	/* the print fmt itself */
+	/* the print fmt itself, not the plugin's printer: for this one
+	 * call (the export's events are walked on one thread) */
+	ts->ev->flags |= TEP_EVENT_FL_NOHANDLE;
 	tep_print_event(ts->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	ts->ev->flags = flags;
 	trace_seq_terminate(&seq);
