@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run.c - convert --to perfetto: each input's system info first, as
- * the stream opens it, then every event of the event stream (several inputs
- * merged on one timeline as report merges them), each into its CPU's
- * bundle.  Input k is Perfetto's machine k: a host and its guest keep
- * their own CPUs, and their threads of the same pid stay apart.
+ * the stream opens it, then every event of the event stream (several
+ * inputs merged on one timeline as report merges them), each into its
+ * CPU's bundle, and last each input's thread names.  Input k is
+ * Perfetto's machine k: a host and its guest keep their own CPUs, and
+ * their threads of the same pid stay apart.
  */
 #include <stdio.h>
 #include <stdlib.h>
