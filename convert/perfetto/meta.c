@@ -68,25 +68,18 @@ int meta_uname_bits(const struct tdat_file *f, enum tp_bits *bits)
 	return 1;
 }
 
+/* The file's sysname, or "Linux (note)" (run.c's notes are short). */
 static void put_sysname(struct pb *b, const struct uname_words *uw,
 			const char *note)
 {
-	size_t n;
-	char *s;
+	char s[256];
 
 	if (!note) {
 		put_words(b, UTS_SYSNAME, uw, 0, 0);
 		return;
 	}
-	n = strlen("Linux ()") + strlen(note) + 1;
-	s = malloc(n);
-	if (!s) {
-		b->failed = 1;
-		return;
-	}
-	snprintf(s, n, "Linux (%s)", note);
+	snprintf(s, sizeof(s), "Linux (%s)", note);
 	pb_string(b, UTS_SYSNAME, s);
-	free(s);
 }
 
 int meta_system_info(struct sink *s, const struct tdat_file *f,
