@@ -137,35 +137,101 @@ assert_file_absent tree/..v6-sched-irq.dat.tdat-archive.tmp-0123456789abcdef
 rm tree/.gone.dat.tdat-archive
 same_as orig
 
+# The moments a run is stopped at come from the run itself, not from
+# a guess at how fast this machine is: a point within the time a whole
+# run takes here (timed on a copy), or the moment an archive is open
+# for writing (an unnamed file or ".NAME.tdat-archive" under tree/).
+make_tree
+cp -a tree timed
+t0=$(date +%s%N)
+"$TDAT" convert -q --archive --level 3 --in-place timed >/dev/null 2>&1 || true
+run_ms=$((($(date +%s%N) - t0) / 1000000))
+rm -rf timed
+echo "(a whole run takes $run_ms ms here)"
+
+# sleep_ms N: sleep N milliseconds.
+sleep_ms() {
+	sleep "$(($1 / 1000)).$(printf %03d $(($1 % 1000)))"
+}
+
+# archive_open: has $pid or a child of its (jobs.c: one per file) an
+# archive open for writing?  (find: one process a look, quick enough to
+# see a small file's archive.)
+archive_open() {
+	local kids= k dirs="/proc/$pid/fd"
+
+	read -r kids 2>/dev/null </proc/$pid/task/$pid/children || true
+	for k in $kids; do
+		dirs="$dirs /proc/$k/fd"
+	done
+	[ -n "$(find $dirs -maxdepth 1 \( -lname "$PWD/tree/*#*" -o \
+		-lname "$PWD/tree/*.tdat-archive*" \) -print -quit 2>/dev/null)" ]
+}
+
+# wait_archive_open: 0 at the moment $pid has an archive open, 1 if it
+# ended first.
+wait_archive_open() {
+	while [ -e /proc/$pid ] &&
+	      [ "$(sed 's/.*) //; s/ .*//' /proc/$pid/stat 2>/dev/null)" != Z ]; do
+		archive_open && return 0
+		sleep 0.002
+	done
+	return 1
+}
+
+# signal_round SIG WRITING: run --in-place over tree (a process group of
+# its own, as a shell's job is) and send SIG to the group at a random
+# point of a whole run's time, or with WRITING=1 at the first moment
+# after a random point of its first half that an archive is open; $rc
+# gets its exit status (128 + SIG when the signal came first).
+signal_round() {
+	spawn setsid "$TDAT" convert -q --archive --level 3 --in-place tree
+	if [ "$2" = 1 ]; then
+		sleep_ms $((RANDOM % (run_ms / 2 + 1)))
+		wait_archive_open || true
+	else
+		sleep_ms $((RANDOM % (run_ms * 9 / 10 + 1)))
+	fi
+	kill -"$1" -- -$pid 2>/dev/null || true
+	rc=0
+	wait $pid 2>/dev/null || rc=$?
+}
+
 step "SIGINT in the middle: nothing left behind, the tree as before"
 make_tree
-setsid "$TDAT" convert -q --archive --level 3 --in-place tree >/dev/null 2>int.err &
-pid=$!
-sleep 0.3
-kill -INT -- -"$pid" 2>/dev/null || true
-wait "$pid" || true
+for round in $(seq 20); do
+	signal_round INT 1
+	[ "$rc" = 130 ] && break
+	make_tree	# it ended first: once more
+done
+[ "$rc" = 130 ] || fail "SIGINT never came before the run ended (exit $rc)"
+echo "(interrupted in round $round)"
 same_as orig
 
 step "killed (SIGKILL) at random points and run again: it finishes"
 make_tree
-killed=0
-for round in 1 2 3 4 5 6; do
-	setsid "$TDAT" convert -q --archive --level 3 --in-place tree \
-		>/dev/null 2>kill.err &
-	pid=$!
-	sleep "0.$((RANDOM % 9 + 1))"
-	if kill -KILL -- -"$pid" 2>/dev/null; then
+killed=0 writing=0
+for round in $(seq 40); do
+	w=$((round % 2))
+	signal_round KILL $w
+	if [ "$rc" = 137 ]; then
 		killed=$((killed + 1))
+		writing=$((writing + w))
+	else
+		echo "(round $round ended, exit $rc, before its kill: a new tree)"
 	fi
-	wait "$pid" 2>/dev/null || true
 	# every name reports as before; a leftover beside it is allowed
 	for r in orig.*.trep; do
 		f=${r#orig.}
 		tdat_of "tree/$(echo "${f%.trep}" | tr % /)" >cmp.trep
 		assert_same "$r" cmp.trep
 	done
+	[ "$rc" = 137 ] || make_tree
+	[ "$killed" -ge 6 ] && [ "$writing" -ge 3 ] && break
 done
-[ "$killed" -gt 0 ] || fail "no round was killed before it ended"
+[ "$killed" -ge 6 ] && [ "$writing" -ge 3 ] ||
+	fail "$killed rounds killed, $writing of them while writing, in 40"
+echo "($killed rounds killed, $writing of them while writing, in $round)"
 expect_exit 1 "$TDAT" convert -q --archive --level 3 --in-place tree
 assert_grep '^tdat convert: [0-9]+ archived .* 2 left as they are, 1 failed$' "$ERR"
 same_as orig
