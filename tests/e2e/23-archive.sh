@@ -172,7 +172,7 @@ archive_open() {
 # ended first.
 wait_archive_open() {
 	while [ -e /proc/$pid ] &&
-	      [ "$(sed 's/.*) //; s/ .*//' /proc/$pid/stat 2>/dev/null)" != Z ]; do
+	      [ "$(proc_state $pid)" != Z ]; do
 		archive_open && return 0
 		sleep 0.002
 	done

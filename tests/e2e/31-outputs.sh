@@ -150,11 +150,6 @@ pid=
 rc=
 
 
-# One letter: R, S, T (stopped), Z (ended, not reaped)...
-proc_state() {
-	sed 's/.*) //; s/ .*//' /proc/$1/stat 2>/dev/null
-}
-
 # Size of the biggest file under out/ that $pid has open, or -1.
 # Files in out/ the process has open: split's finished pieces are held
 # unnamed until the last one is written.

@@ -271,6 +271,12 @@ need_parquet_readers() {
 	export TDAT_PARQUET_READERS=$dir
 }
 
+# proc_state PID: its state, one letter: R, S, T (stopped), Z (ended,
+# not reaped)...; nothing once it is gone.
+proc_state() {
+	sed 's/.*) //; s/ .*//' /proc/$1/stat 2>/dev/null
+}
+
 # spawn CMD...: start CMD in the background, SIGINT at its default action
 # (a background job starts with it ignored), stderr in $TMPDIR/.spawn-err;
 # $pid gets its PID.
