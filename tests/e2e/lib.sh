@@ -145,11 +145,10 @@ PY
 }
 
 # assert_oracle OURS CMD...: the file OURS holds what CMD (trace-cmd,
-# tc34) prints on stdout.  trace-cmd 3.1.6 and 3.4 misread an empty
-# TRACECLOCK option (trace-cmd 2.x files) about once in 150 runs and then
-# print raw nanoseconds: a difference is asked again once, past the
-# oracle's answer cache (oracle/trace-cmd), whose answer is then the new
-# one, before it counts.
+# or tc34_oracle's command) prints on stdout, as oracle/ask gets it:
+# known strays cut, asked until two answers agree.  A difference is asked
+# once more, past the answers remembered (TC_REFRESH), before it counts:
+# an answer both misread alike may have been remembered.
 assert_oracle() {
 	local ours=$1 tc=$TMPDIR/.oracle-out
 
@@ -163,17 +162,17 @@ assert_oracle() {
 }
 
 # tc34_oracle: trace-cmd 3.4, the second oracle (scripts/oracle-tc34:
-# Debian sid's packages in a private root, set up on first use): prints
-# the command to run it, or why it cannot be had and returns 1.
+# Debian sid's packages in a private root, set up on first use), asked
+# through oracle/tc34: prints the command to run it, or why it cannot be
+# had and returns 1.
 tc34_oracle() {
-	local cmd why
+	local why
 
-	cmd=$(cd "$E2E/../.." && pwd)/scripts/oracle-tc34
-	if ! why=$("$cmd" --setup 2>&1 >/dev/null); then
+	if ! why=$("$E2E/../../scripts/oracle-tc34" --setup 2>&1 >/dev/null); then
 		echo "trace-cmd 3.4 cannot be set up here: ${why##*oracle-tc34: }"
 		return 1
 	fi
-	echo "$cmd"
+	echo "$E2E/oracle/tc34"
 }
 
 # tc_copy FILE OUT: where trace-cmd cannot read a file, what it is asked

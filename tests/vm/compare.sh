@@ -16,10 +16,17 @@ verdict() {
 # latency format, raw fields, no plugins, time differences.
 REPORT_OPTS=("" "-l" "-R" "-N" "--ts-diff")
 
-# trace-cmd 3.4 (scripts/oracle-tc34: set up on first use from Debian's
-# packages; empty when it cannot be had here).
-TC34=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/oracle-tc34
-"$TC34" --setup >/dev/null 2>&1 || TC34=
+# The oracles as the e2e tests ask them (tests/e2e/oracle/ask: known
+# strays cut, each question asked until two answers agree): trace-cmd
+# 3.1.6 first in PATH, and trace-cmd 3.4 (scripts/oracle-tc34: set up on
+# first use from Debian's packages; TC34 empty when it cannot be had).
+ORACLES=$(cd "$(dirname "${BASH_SOURCE[0]}")/../e2e/oracle" && pwd)
+case :$PATH: in
+*":$ORACLES:"*) ;;
+*) PATH=$ORACLES:$PATH ;;
+esac
+TC34=$ORACLES/tc34
+"$ORACLES/../../../scripts/oracle-tc34" --setup >/dev/null 2>&1 || TC34=
 
 # same_as_34 DAT TDAT OPTS: a function_graph recording whose listing
 # trace-cmd 3.1.6 prints in an order of its own.  When a task moves to
