@@ -2,7 +2,7 @@
 /*
  * archive.h - convert --archive: the smallest trace.dat that trace-cmd
  * 3.1.6 and 3.4 read unchanged (the preset, chosen from the figures in
- * the README), and --in-place: every trace.dat of a tree archived where
+ * bench/README.md), and --in-place: every trace.dat of a tree archived where
  * it lies, each checked against its original before it replaces it.
  */
 #ifndef ARCHIVE_H
