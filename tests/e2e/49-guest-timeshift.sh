@@ -118,10 +118,8 @@ done
 # pair below is made that way (on a 3.4 x86-tsc recording), in zlib as
 # trace-cmd 3.2 writes it, which only 3.4 reads.
 step "scaling and fraction bits, as 3.1.6 and 3.4 apply them"
-tc34=$E2E/../../../shared/tools/tc34
-if [ -x "$tc34" ] && { "$tc34" --tc34-info || "$tc34" --build; } >/dev/null 2>&1
-then have34=1
-else have34=; echo "  tc34 (trace-cmd 3.4) cannot be set up: its checks skipped"
+if tc34=$(tc34_oracle); then have34=1
+else have34=; echo "  $tc34: its checks skipped"
 fi
 x86=$FIX/v7-zstd-clock-x86tsc-tc34.dat
 python3 - <<'PY'
