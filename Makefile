@@ -32,6 +32,17 @@ APPLETS := record report split merge restore convert check-events dump extract
 # folder of convert/ each.  Applets: cmds/, one file each.
 FMT_SRC  := $(wildcard libfmt/*.c)
 ENG_SRC  := $(wildcard convert/*/*.c convert/*/*/*.c)
+# extract --vmcore reads dumps through libkdumpfile and BTF through libbpf
+# (convert/vmcore/).  A build without them gets convert/vmcore/absent.c,
+# which says so: static builds (Debian ships no libkdumpfile.a: the VM's
+# recorder) and cross builds whose sysroot lacks them.
+VMCORE ?= $(if $(findstring -static,$(LDFLAGS)),0,$(shell pkg-config --exists libkdumpfile libbpf 2>/dev/null && echo 1 || echo 0))
+ifeq ($(VMCORE),1)
+ENG_SRC  := $(filter-out convert/vmcore/absent.c,$(ENG_SRC))
+LDLIBS   += $(shell pkg-config --libs libkdumpfile libbpf)
+else
+ENG_SRC  := $(filter-out convert/vmcore/%.c,$(ENG_SRC)) convert/vmcore/absent.c
+endif
 CMD_SRC  := $(wildcard cmds/*.c)
 MAIN_SRC := multicall/main.c
 UNIT_SRC := $(wildcard tests/unit/*.c)

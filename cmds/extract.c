@@ -16,6 +16,7 @@
 #include "cmds/cmds.h"
 #include "cmds/record_args.h"
 #include "convert/record/record.h"
+#include "convert/vmcore/vmcore.h"
 
 static const char usage[] =
 "usage: tdat extract [OPTIONS]\n"
@@ -49,12 +50,21 @@ static const char usage[] =
 "first: a buffer kept across a reboot would be cleared).\n"
 "\n"
 "While it reads, FILE.rec/ holds the pages already taken from the kernel;\n"
-"if extract is killed, \"tdat restore FILE\" makes FILE of them.\n";
+"if extract is killed, \"tdat restore FILE\" makes FILE of them.\n"
+"\n"
+"  --vmcore DUMP       read the ring buffers of a crashed kernel from its\n"
+"                      memory dump instead (kdump's or QEMU's: ELF,\n"
+"                      kdump-compressed, flattened): no tracefs, no root,\n"
+"                      no vmlinux; symbols and types come from the dump\n"
+"                      (a kernel with CONFIG_KALLSYMS_ALL and\n"
+"                      CONFIG_DEBUG_INFO_BTF).  -B, -a, -t, -o,\n"
+"                      --file-version, --compression and -q apply.\n";
 
 enum {
 	OPT_FILE_VERSION = 256,
 	OPT_COMPRESSION,
 	OPT_VERBOSE,
+	OPT_VMCORE,
 };
 
 static const struct option longopts[] = {
@@ -63,6 +73,7 @@ static const struct option longopts[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
 	{ "compression", required_argument, NULL, OPT_COMPRESSION },
 	{ "verbose", optional_argument, NULL, OPT_VERBOSE },
+	{ "vmcore", required_argument, NULL, OPT_VMCORE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -93,9 +104,10 @@ static int add_name(struct extract_opts *o, const char *name)
 
 /* One option c with its argument; 0, or 2 after a usage line. */
 static int one_option(int c, const char *arg, struct extract_opts *o,
-		      int *have_comp)
+		      const char **vmcore, int *have_comp)
 {
 	switch (c) {
+	case OPT_VMCORE: *vmcore = arg; return 0;
 	case 'B':
 		if (rarg_name(arg))
 			return bad("-B %s: not an instance name", arg);
@@ -125,7 +137,8 @@ static int one_option(int c, const char *arg, struct extract_opts *o,
 	return 2;
 }
 
-static int parse(int argc, char **argv, struct extract_opts *o)
+static int parse(int argc, char **argv, struct extract_opts *o,
+		 const char **vmcore)
 {
 	int c, r, have_comp = 0;
 
@@ -139,12 +152,15 @@ static int parse(int argc, char **argv, struct extract_opts *o)
 			return 1;
 		if (c == '?' || c == ':')
 			return getopt_error(c, argv, optind, longopts);
-		r = one_option(c, optarg, o, &have_comp);
+		r = one_option(c, optarg, o, vmcore, &have_comp);
 		if (r)
 			return r;
 	}
 	if (optind < argc)
 		return bad("unexpected argument \"%s\"", argv[optind]);
+	if (*vmcore && o->snapshot)
+		return bad("-s: not with --vmcore (the snapshot buffers are"
+			   " not read from dumps)");
 	if (o->version == 6 && have_comp && o->codec != TDAT_CODEC_NONE)
 		return bad("--compression %s needs --file-version 7",
 				   tdat_codec_name(o->codec));
@@ -155,19 +171,32 @@ static int parse(int argc, char **argv, struct extract_opts *o)
 	return 0;
 }
 
+/* extract --vmcore: the same options, for the vmcore engine. */
+static int run_vmcore(const struct extract_opts *o, const char *dump)
+{
+	struct vmcore_opts v = {
+		.dump = dump, .output = o->output, .top = o->top,
+		.all = o->all, .nnames = o->nnames, .names = o->names,
+		.quiet = o->quiet, .version = o->version, .codec = o->codec,
+	};
+
+	return vmcore_run(&v);
+}
+
 int cmd_extract(int argc, char **argv)
 {
 	struct extract_opts o;
+	const char *vmcore = NULL;
 	int r;
 
 	cmd_name = "extract";
-	r = parse(argc, argv, &o);
+	r = parse(argc, argv, &o, &vmcore);
 	if (r == 1) {
 		fputs(usage, stdout);
 		r = 0;
 	} else if (!r) {
 		discard_outputs_on_signals();
-		r = extract_run(&o);
+		r = vmcore ? run_vmcore(&o, vmcore) : extract_run(&o);
 	}
 	free(o.names);
 	return r;
