@@ -5,7 +5,8 @@
 #                   (E2E_TESTS="NAME ...": only those end-to-end tests)
 #   make check-asan the tests again under AddressSanitizer + UBSan
 #                   (check-asan-quick: CI's share of them, ASAN_QUICK_E2E)
-#   make check-vm   recordings in a VM booting Debian's kernel (tests/vm/);
+#   make check-vm   recordings in a VM booting Debian's kernel (tests/vm/),
+#                   crashes, and extract --vmcore of their dumps;
 #                   VM_ARCH=s390x|arm64: that architecture's, emulated
 #   make fuzz       libFuzzer targets: reader, pages, formats, report, split,
 #                   merge, restore (clang); make fuzz-short runs each 20 s
@@ -121,7 +122,9 @@ check-asan-quick: deps
 # tests/vm/run exits 77 (a skip, not a failure) when qemu or the kernel
 # cannot be had.  On x86_64 tests/vm/crash then crashes Debian's 6.12
 # and 7.2 kernels with a ring buffer kept across the reboot, and checks
-# what extract reads of it after the reboot.  make check-vm VM_ARCH=s390x|arm64 boots Debian's kernel
+# what extract reads of it after the reboot; tests/vm/vmcore crashes
+# 6.12, 7.2 and 6.1 without one and checks extract --vmcore of their
+# dumps.  make check-vm VM_ARCH=s390x|arm64 boots Debian's kernel
 # of that architecture under software emulation, with a static cross
 # build of tdat (make cross-static) recording there; the host's tdat
 # reports what it recorded.
@@ -137,6 +140,8 @@ endif
 	VM_ARCH=$(VM_ARCH) tests/vm/run $(B) $(VM_B) || [ $$? = 77 ]
 ifeq ($(VM_ARCH),x86_64)
 	tests/vm/crash $(B) $(VM_B) || [ $$? = 77 ]
+	$(MAKE) $(B)/tools/tdat-texts
+	tests/vm/vmcore $(B) || [ $$? = 77 ]
 endif
 
 # ---- other hosts: big-endian, 64-bit, 32-bit ----

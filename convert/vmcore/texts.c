@@ -5,6 +5,7 @@
  * events/header_page and header_event, printk_formats, saved_cmdlines,
  * trace_clock; and uname.
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,18 +41,57 @@ static int addf(struct tdat_bytes *out, struct tdat_error *err,
 						    : sizeof(line) - 1, err);
 }
 
+/* How header_page names the overwrite flag: "int overwrite", signed
+ * (up to Linux 6.x), or "char overwrite", signed as char is (7.x).  Only
+ * the kernel's own format string tells, so it is looked for in its
+ * read-only data (before its BTF: a few MiB, read once). */
+#define RODATA_MAX (64u << 20)
+#define RODATA_STEP (1u << 20)
+static int overwrite_is_char(struct kernel *k, struct tdat_error *err)
+{
+	static const char want[] = "\tfield: char overwrite;\t";
+	uint64_t at, end;
+	size_t n, keep = sizeof(want) - 1;
+	uint8_t *buf;
+	int found = 0;
+
+	if (ksymtab_find(&k->syms, "__start_rodata", &at) ||
+	    ksymtab_find(&k->syms, "__start_BTF", &end) || end <= at ||
+	    end - at > RODATA_MAX)
+		return 0;
+	buf = malloc(RODATA_STEP + keep);
+	if (!buf)
+		return tdat_errorf(err, "out of memory");
+	for (; at < end && !found; at += RODATA_STEP) {
+		n = end - at < RODATA_STEP + keep ? (size_t)(end - at)
+						   : RODATA_STEP + keep;
+		if (kmem_read(&k->mem, at, buf, n, "the kernel's rodata", err)) {
+			free(buf);
+			return -1;
+		}
+		found = memmem(buf, n, want, keep) != NULL;
+	}
+	free(buf);
+	return found;
+}
+
 int ktext_header_page(struct kernel *k, const struct kring *r,
 		      struct tdat_bytes *out, struct tdat_error *err)
 {
-	return addf(out, err, "\tfield: u64 timestamp;\toffset:0;\tsize:8;"
+	int csign = kbtf_char_signed(k->btf);
+	int is_char = overwrite_is_char(k, err);
+
+	return is_char < 0 ||
+	       addf(out, err, "\tfield: u64 timestamp;\toffset:0;\tsize:8;"
 		    "\tsigned:0;\n") ||
 	       addf(out, err, "\tfield: local_t commit;\toffset:%u;\tsize:%u;"
 		    "\tsigned:1;\n", r->commit_off, r->commit_size) ||
-	       addf(out, err, "\tfield: int overwrite;\toffset:%u;\tsize:1;"
-		    "\tsigned:1;\n", r->commit_off) ||
+	       addf(out, err, "\tfield: %s overwrite;\toffset:%u;\tsize:1;"
+		    "\tsigned:%d;\n", is_char ? "char" : "int", r->commit_off,
+		    is_char ? csign : 1) ||
 	       addf(out, err, "\tfield: char data;\toffset:%u;\tsize:%u;"
 		    "\tsigned:%d;\n", r->data_off, r->page_size - r->data_off,
-		    kbtf_char_signed(k->btf)) ? -1 : 0;
+		    csign) ? -1 : 0;
 }
 
 int ktext_header_event(struct tdat_bytes *out, struct tdat_error *err)
