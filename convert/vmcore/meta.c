@@ -256,14 +256,18 @@ static int options(struct kernel *k, struct tdat_file *m, int clock_id,
 }
 
 /* One buffer per chosen array, every CPU in each (v6 needs them all). */
-static int buffers(struct tdat_file *m, const struct karrays *a,
-		   const int *chosen, int nchosen, const struct kring *rings,
-		   struct tdat_error *err)
+static int buffers(struct kernel *k, struct tdat_file *m,
+		   const struct karrays *a, const int *chosen, int nchosen,
+		   const struct kring *rings, struct tdat_error *err)
 {
+	char clock[64];
 	int i, b, cpu;
 
 	for (i = 0; i < nchosen; i++) {
-		b = tdat_meta_add_buffer(m, a->v[chosen[i]].name, NULL,
+		if (ktext_clock_name(k, a->v[chosen[i]].clock_id, clock,
+				     sizeof(clock), err))
+			return -1;
+		b = tdat_meta_add_buffer(m, a->v[chosen[i]].name, clock,
 					 rings[i].page_size);
 		if (b < 0)
 			return tdat_errorf(err, "out of memory");
@@ -291,7 +295,7 @@ struct tdat_file *kmeta_build(struct kernel *k, const struct karrays *a,
 	    text_part(k, m, TDAT_META_PRINTK, 0, ktext_printk, err) ||
 	    text_part(k, m, TDAT_META_CMDLINES, 1, ktext_cmdlines, err) ||
 	    options(k, m, a->v[chosen[0]].clock_id, err) ||
-	    buffers(m, a, chosen, nchosen, rings, err)) {
+	    buffers(k, m, a, chosen, nchosen, rings, err)) {
 		tdat_close(m);
 		return NULL;
 	}

@@ -155,7 +155,7 @@ static int walk_ring(struct walk *w, const uint8_t *cpu, kring_page_fn fn,
 	struct kmem *m = &w->k->mem;
 	uint64_t reader = kfield_get(m, cpu, &l->reader);
 	uint64_t commit = kfield_get(m, cpu, &l->commit);
-	uint64_t bp = 0, flags, i;
+	uint64_t bp = 0, head, flags, i;
 	uint32_t read;
 
 	if (kmem_u32(m, reader + l->read.off, &read, "buffer_page.read", err) ||
@@ -165,16 +165,18 @@ static int walk_ring(struct walk *w, const uint8_t *cpu, kring_page_fn fn,
 		return 0;
 	if (find_head(w, kfield_get(m, cpu, &l->head), &bp, err))
 		return -1;
-	for (i = 0; i <= w->nr_pages; i++) {
+	for (i = 0, head = bp; i <= w->nr_pages; i++) {
 		if (emit(w, bp, 0, fn, ctx, err))
 			return -1;
 		if (bp == commit)
 			return 0;
 		if (next_page(w, bp, &bp, &flags, err))
 			return -1;
+		if (bp == head)	/* round the ring: no commit page in it */
+			break;
 	}
 	return kmem_fail(m, commit, err, "ring buffer: the commit page is not"
-			 " among the %llu pages after the head",
+			 " in the ring after the head (%llu pages)",
 			 (unsigned long long)w->nr_pages);
 }
 

@@ -25,6 +25,7 @@ struct job {
 	struct tdat_writer *w;
 	uint8_t *cut;		/* a reader page without what was read */
 	uint64_t pages, events;
+	uint64_t bad;		/* pages that did not parse, left out */
 	int buf;		/* the buffer being written */
 };
 
@@ -130,9 +131,7 @@ static int put_page(void *ctx, const uint8_t *page, uint32_t skip,
 	uint32_t size = j->rings[j->buf].page_size, first, n;
 
 	if (count_events(j, page, size, skip, &first, &n)) {
-		fprintf(stderr, "tdat extract: warning: %s: a ring-buffer page"
-			" of buffer \"%s\" does not parse: left out\n",
-			j->o->dump, j->arrays.v[j->chosen[j->buf]].name);
+		j->bad++;	/* told once, at the end */
 		return 0;
 	}
 	if (skip) {
@@ -210,6 +209,10 @@ int vmcore_run(const struct vmcore_opts *o)
 	memset(&j, 0, sizeof(j));
 	j.o = o;
 	r = extract(&j, &err);
+	if (j.bad)
+		fprintf(stderr, "tdat extract: warning: %s: %llu ring-buffer"
+			" page%s did not parse: left out\n", o->dump,
+			(unsigned long long)j.bad, j.bad == 1 ? "" : "s");
 	if (r)
 		fprintf(stderr, "tdat extract: %s\n", err.msg);
 	else if (!o->quiet)

@@ -323,6 +323,26 @@ int ktext_clock(struct kernel *k, int clock_id, struct tdat_bytes *out,
 	return add(out, "\n", 1, err);
 }
 
+int ktext_clock_name(struct kernel *k, int clock_id, char *buf, size_t cap,
+		     struct tdat_error *err)
+{
+	struct tdat_bytes text = { 0 };
+	const char *open, *close;
+
+	if (ktext_clock(k, clock_id, &text, err) ||
+	    tdat_bytes_add(&text, "", 1)) {
+		tdat_bytes_free(&text);
+		return -1;
+	}
+	open = strchr((char *)text.data, '[');
+	close = open ? strchr(open, ']') : NULL;
+	snprintf(buf, cap, "%.*s", close ? (int)(close - open - 1) : 0,
+		 close ? open + 1 : "");
+	tdat_bytes_free(&text);
+	return close ? 0 : kmem_failn(&k->mem, err, "trace_clocks: no clock"
+				      " number %d", clock_id);
+}
+
 int ktext_uname(struct kernel *k, char *buf, size_t cap,
 		struct tdat_error *err)
 {

@@ -231,6 +231,9 @@ int ktext_clock(struct kernel *k, int clock_id, struct tdat_bytes *out,
 		struct tdat_error *err);
 int ktext_module_syms(struct kernel *k, struct tdat_bytes *out,
 		      struct tdat_error *err);
+/* The name of clock clock_id (what trace_clock shows in brackets). */
+int ktext_clock_name(struct kernel *k, int clock_id, char *buf, size_t cap,
+		     struct tdat_error *err);
 /* uname -a's first fields: "SYSNAME NODENAME RELEASE MACHINE". */
 int ktext_uname(struct kernel *k, char *buf, size_t cap,
 		struct tdat_error *err);
