@@ -41,12 +41,14 @@ VMCORE ?= $(if $(findstring -static,$(LDFLAGS)),0,$(shell pkg-config --exists li
 ifeq ($(VMCORE),1)
 ENG_SRC  := $(filter-out convert/vmcore/absent.c,$(ENG_SRC))
 LDLIBS   += $(shell pkg-config --libs libkdumpfile libbpf)
+CPPFLAGS += -DTDAT_HAVE_VMCORE
 else
 ENG_SRC  := $(filter-out convert/vmcore/%.c,$(ENG_SRC)) convert/vmcore/absent.c
+UNIT_SRC_OUT := tests/unit/test_vmcore.c
 endif
 CMD_SRC  := $(wildcard cmds/*.c)
 MAIN_SRC := multicall/main.c
-UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_SRC := $(filter-out $(UNIT_SRC_OUT),$(wildcard tests/unit/*.c))
 TOOL_SRC := $(wildcard tests/tools/*.c)
 
 FMT_OBJ  := $(FMT_SRC:%.c=$(B)/obj/%.o)

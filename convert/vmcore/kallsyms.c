@@ -43,9 +43,15 @@ static int names_byte(struct names_reader *r, uint8_t *b,
 	if (r->pos < r->have_at || r->pos >= r->have_at + r->have) {
 		r->have_at = r->pos;
 		r->have = NAMES_CHUNK - (size_t)((r->addr + r->pos) % 4096);
+		/* the table may end where readable memory ends: then only
+		 * the rest of this page */
 		if (kmem_read(r->m, r->addr + r->pos, r->buf, r->have,
-			      "kallsyms_names", err))
-			return -1;
+			      "kallsyms_names", NULL)) {
+			r->have = 4096 - (size_t)((r->addr + r->pos) % 4096);
+			if (kmem_read(r->m, r->addr + r->pos, r->buf, r->have,
+				      "kallsyms_names", err))
+				return -1;
+		}
 	}
 	*b = r->buf[r->pos++ - r->have_at];
 	return 0;

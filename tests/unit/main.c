@@ -92,6 +92,9 @@ int main(void)
 	suite_lastboot();
 	suite_layout();
 	suite_pftaskstate();
+#ifdef TDAT_HAVE_VMCORE
+	suite_vmcore();
+#endif
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

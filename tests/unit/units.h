@@ -54,4 +54,6 @@ void suite_readahead(void);
 void suite_lastboot(void);
 void suite_layout(void);
 void suite_pftaskstate(void);
+/* only in builds with extract --vmcore (the Makefile's VMCORE) */
+void suite_vmcore(void);
 #endif

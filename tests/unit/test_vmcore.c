@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_vmcore.c - the vmcore engine's own readers on fake kernel memory
+ * (convert/vmcore/): kallsyms tables of each encoding (one- and
+ * two-byte lengths; absolute addresses, offsets from a base, per-CPU
+ * negatives, place-relative) decoded to their names and addresses, and
+ * refused when they lie; bitfields of either byte order; makedumpfile's
+ * flattened form rearranged, and refused when cut or absurd.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tests/unit/units.h"
+#include "convert/vmcore/vmcore_internal.h"
+
+/* ---- fake memory: one block at BASE, VMCOREINFO lines in a table ---- */
+
+#define BASE 0xffffffff81000000ull
+#define MEMSZ 8192
+
+struct fake {
+	uint8_t mem[MEMSZ];
+	const char *info[16][2];
+};
+
+static int fake_read(void *ctx, uint64_t addr, void *buf, size_t n)
+{
+	struct fake *f = ctx;
+
+	if (addr < BASE || addr - BASE > MEMSZ || n > MEMSZ - (addr - BASE))
+		return -1;
+	memcpy(buf, f->mem + (addr - BASE), n);
+	return 0;
+}
+
+static int fake_info(void *ctx, const char *key, char *buf, size_t cap)
+{
+	struct fake *f = ctx;
+	int i;
+
+	for (i = 0; i < 16 && f->info[i][0]; i++)
+		if (!strcmp(f->info[i][0], key)) {
+			snprintf(buf, cap, "%s", f->info[i][1]);
+			return 0;
+		}
+	return -1;
+}
+
+static void fake_mem(struct fake *f, struct kmem *m, int big)
+{
+	memset(m, 0, sizeof(*m));
+	m->src.read = fake_read;
+	m->src.info = fake_info;
+	m->src.ctx = f;
+	m->path = "fake.dump";
+	m->big = big;
+	m->ptr_size = 8;
+	m->page_size = 4096;
+	m->left = 1 << 20;
+}
+
+/* ---- kallsyms tables built here ---- */
+
+/* Offsets of the tables in the fake memory. */
+enum { NUM = 0, INDEX = 16, TABLE = 544, NAMES = 1600, OFFS = 3000,
+       BASEV = 3100, ADDRS = 3200 };
+
+static char hex[8][24];
+
+static void info(struct fake *f, int i, const char *key, uint64_t v)
+{
+	snprintf(hex[i], sizeof(hex[i]), "%llx", (unsigned long long)v);
+	f->info[i][0] = key;
+	f->info[i][1] = hex[i];
+}
+
+/* Tokens: 0 "T_", 1 "stext", 2 "t", 3 "x", 4 "D", 5 "per_cpu"; names
+ * "T_stext", "tx...x" (long: a 2-byte length), "Dper_cpu". */
+static void tables(struct fake *f, int long_name)
+{
+	static const char *tok[] = { "T_", "stext", "t", "x", "D", "per_cpu" };
+	uint32_t at = 0, i, pos = NAMES;
+
+	memset(f, 0, sizeof(*f));
+	f->mem[NUM] = 3;
+	for (i = 0; i < 6; i++) {
+		f->mem[INDEX + 2 * i] = (uint8_t)at;
+		memcpy(f->mem + TABLE + at, tok[i], strlen(tok[i]) + 1);
+		at += (uint32_t)strlen(tok[i]) + 1;
+	}
+	f->mem[pos++] = 2, f->mem[pos++] = 0, f->mem[pos++] = 1;
+	if (long_name) {	/* 200 tokens: length 0x80 | (200 & 0x7f), 1 */
+		f->mem[pos++] = 0x80 | (200 & 0x7f), f->mem[pos++] = 200 >> 7;
+		f->mem[pos++] = 2;
+		for (i = 1; i < 200; i++)
+			f->mem[pos++] = 3;
+	} else {
+		f->mem[pos++] = 2, f->mem[pos++] = 2, f->mem[pos++] = 3;
+	}
+	f->mem[pos++] = 2, f->mem[pos++] = 4, f->mem[pos++] = 5;
+	info(f, 0, "SYMBOL(kallsyms_num_syms)", BASE + NUM);
+	info(f, 1, "SYMBOL(kallsyms_token_index)", BASE + INDEX);
+	info(f, 2, "SYMBOL(kallsyms_token_table)", BASE + TABLE);
+	info(f, 3, "SYMBOL(kallsyms_names)", BASE + NAMES);
+	info(f, 4, "SYMBOL(_stext)", BASE + 0x100);
+}
+
+static void offsets(struct fake *f, const int32_t *v, int with_base)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		tdat_store32(0, f->mem + OFFS + 4 * i, (uint32_t)v[i]);
+	info(f, 5, "SYMBOL(kallsyms_offsets)", BASE + OFFS);
+	if (with_base) {
+		tdat_store64(0, f->mem + BASEV, BASE);
+		info(f, 6, "SYMBOL(kallsyms_relative_base)", BASE + BASEV);
+	}
+}
+
+static void check_syms(struct fake *f, const uint64_t *want, int long_name)
+{
+	struct ksymtab s;
+	struct kmem m;
+	struct tdat_error err;
+	uint64_t a;
+
+	fake_mem(f, &m, 0);
+	CU_ASSERT_EQUAL_FATAL(ksymtab_load(&m, &s, &err), 0);
+	CU_ASSERT_EQUAL(s.n, 3);
+	CU_ASSERT_STRING_EQUAL(s.names + s.v[0].name, "_stext");
+	CU_ASSERT_EQUAL(s.v[0].type, 'T');
+	CU_ASSERT_EQUAL(s.v[1].type, 't');
+	CU_ASSERT_EQUAL(strlen(s.names + s.v[1].name), long_name ? 199 : 1);
+	CU_ASSERT_STRING_EQUAL(s.names + s.v[2].name, "per_cpu");
+	CU_ASSERT_EQUAL(s.v[0].addr, want[0]);
+	CU_ASSERT_EQUAL(s.v[1].addr, want[1]);
+	CU_ASSERT_EQUAL(s.v[2].addr, want[2]);
+	CU_ASSERT_EQUAL(ksymtab_find(&s, "per_cpu", &a), 0);
+	CU_ASSERT_EQUAL(a, want[2]);
+	CU_ASSERT_EQUAL(ksymtab_end(&s, want[0]), want[1]);
+	ksymtab_free(&s);
+}
+
+static void test_kallsyms_relative(void)
+{
+	struct fake f;
+	const int32_t v[3] = { 0x100, 0x200, 0x300 };
+	const uint64_t want[3] = { BASE + 0x100, BASE + 0x200, BASE + 0x300 };
+
+	tables(&f, 0);
+	offsets(&f, v, 1);
+	check_syms(&f, want, 0);
+	tables(&f, 1);		/* a name of 199 bytes: two-byte length */
+	offsets(&f, v, 1);
+	check_syms(&f, want, 1);
+}
+
+/* Absolute per-CPU symbols (x86_64 SMP kernels before 6.15): a
+ * non-negative offset is the address itself (per-CPU symbols, near 0),
+ * a negative one counts down from the base. */
+static void test_kallsyms_percpu(void)
+{
+	struct fake f;
+	const int32_t v[3] = { -1 - 0x100, -1 - 0x200, 0x40 };
+	const uint64_t want[3] = { BASE + 0x100, BASE + 0x200, 0x40 };
+
+	tables(&f, 0);
+	offsets(&f, v, 1);
+	check_syms(&f, want, 0);
+}
+
+/* Offsets from their own place (no relative base). */
+static void test_kallsyms_place(void)
+{
+	struct fake f;
+	const int32_t v[3] = { 0x100 - OFFS, 0x200 - OFFS - 4,
+			       0x300 - OFFS - 8 };
+	const uint64_t want[3] = { BASE + 0x100, BASE + 0x200, BASE + 0x300 };
+
+	tables(&f, 0);
+	offsets(&f, v, 0);
+	check_syms(&f, want, 0);
+}
+
+static void test_kallsyms_absolute(void)
+{
+	struct fake f;
+	const uint64_t want[3] = { BASE + 0x100, BASE + 0x180, BASE + 0x1000 };
+	int i;
+
+	tables(&f, 0);
+	for (i = 0; i < 3; i++)
+		tdat_store64(0, f.mem + ADDRS + 8 * i, want[i]);
+	info(&f, 5, "SYMBOL(kallsyms_addresses)", BASE + ADDRS);
+	check_syms(&f, want, 0);
+}
+
+/* Tables that lie: one line naming the dump, never a crash. */
+static void test_kallsyms_refused(void)
+{
+	struct fake f;
+	struct ksymtab s;
+	struct kmem m;
+	struct tdat_error err;
+	const int32_t v[3] = { 0x10, 0x20, 0x30 };
+
+	tables(&f, 0);
+	offsets(&f, v, 1);	/* no reading puts _stext at base + 0x100 */
+	fake_mem(&f, &m, 0);
+	CU_ASSERT_EQUAL(ksymtab_load(&m, &s, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "fake.dump: kernel address"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "_stext"));
+	tables(&f, 0);
+	offsets(&f, v, 1);
+	tdat_store32(0, f.mem + NUM, 0x7fffffff);	/* absurd count */
+	CU_ASSERT_EQUAL(ksymtab_load(&m, &s, &err), -1);
+	tables(&f, 0);
+	offsets(&f, v, 1);
+	f.mem[NAMES] = 0xff, f.mem[NAMES + 1] = 0xff;	/* runs off memory */
+	CU_ASSERT_EQUAL(ksymtab_load(&m, &s, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "fake.dump"));
+	memset(&f.info, 0, sizeof(f.info));	/* no VMCOREINFO lines */
+	CU_ASSERT_EQUAL(ksymtab_load(&m, &s, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "CONFIG_KALLSYMS"));
+}
+
+/* Bitfields as the BTF places them, in either byte order. */
+static void test_bitfields(void)
+{
+	struct kmem m;
+	struct fake f;
+	uint8_t obj[16] = { 0 };
+	struct kfield bits = { 4, 4, 3, 5 };	/* 5 bits from bit 3 of byte 4 */
+	struct kfield word = { 8, 4, 0, 0 };
+
+	fake_mem(&f, &m, 0);
+	obj[4] = 0x1f << 3;
+	tdat_store32(0, obj + 8, 0xdeadbeef);
+	CU_ASSERT_EQUAL(kfield_get(&m, obj, &bits), 0x1f);
+	CU_ASSERT_EQUAL(kfield_get(&m, obj, &word), 0xdeadbeef);
+	obj[4] = 1 << 3;
+	CU_ASSERT_EQUAL(kfield_get(&m, obj, &bits), 1);
+	fake_mem(&f, &m, 1);	/* big-endian: bits counted from the top */
+	memset(obj, 0, sizeof(obj));
+	obj[4] = 0x1f << (8 - 3 - 5);
+	tdat_store32(1, obj + 8, 0xdeadbeef);
+	CU_ASSERT_EQUAL(kfield_get(&m, obj, &bits), 0x1f);
+	CU_ASSERT_EQUAL(kfield_get(&m, obj, &word), 0xdeadbeef);
+}
+
+/* ---- makedumpfile's flattened form ---- */
+
+static const char *flat_file(const char *name, const uint64_t (*rec)[2],
+			     int n, int end)
+{
+	static char path[4096];
+	uint8_t head[4096] = "makedumpfile", r[16], data[64];
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/%s", test_tmpdir(), name);
+	f = fopen(path, "wb");
+	fwrite(head, 1, sizeof(head), f);
+	for (i = 0; i < n; i++) {
+		tdat_store64(1, r, rec[i][0]);
+		tdat_store64(1, r + 8, rec[i][1]);
+		fwrite(r, 1, 16, f);
+		memset(data, 'a' + i, sizeof(data));
+		if (rec[i][1] <= sizeof(data))
+			fwrite(data, 1, (size_t)rec[i][1], f);
+	}
+	if (end) {
+		memset(r, 0xff, 8);
+		fwrite(r, 1, 16, f);
+	}
+	fclose(f);
+	return path;
+}
+
+static void test_flattened(void)
+{
+	static const uint64_t rec[3][2] = { { 100, 10 }, { 0, 4 },
+					    { 1 << 20, 2 } };
+	static const uint64_t far[1][2] = { { 1ull << 60, 4 } };
+	struct tdat_error err;
+	uint8_t got[16];
+	int fd, out;
+
+	fd = open(flat_file("good", rec, 3, 1), O_RDONLY);
+	CU_ASSERT_EQUAL(flat_is(fd), 1);
+	out = flat_rearrange(fd, "good", &err);
+	CU_ASSERT_FATAL(out >= 0);
+	CU_ASSERT_EQUAL(lseek(out, 0, SEEK_END), (1 << 20) + 2);
+	CU_ASSERT_EQUAL(pread(out, got, 4, 0), 4);
+	CU_ASSERT_EQUAL(memcmp(got, "bbbb", 4), 0);
+	CU_ASSERT_EQUAL(pread(out, got, 12, 98), 12);
+	CU_ASSERT_EQUAL(memcmp(got, "\0\0aaaaaaaaaa", 12), 0);
+	close(out);
+	close(fd);
+	fd = open(flat_file("cut", rec, 3, 0), O_RDONLY);	/* no end */
+	CU_ASSERT_EQUAL(flat_rearrange(fd, "cut", &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "cut: offset 4160:"));
+	close(fd);
+	fd = open(flat_file("far", far, 1, 1), O_RDONLY);
+	CU_ASSERT_EQUAL(flat_rearrange(fd, "far", &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "far: offset 4096:"));
+	close(fd);
+	fd = open(fixture("v6-sched-irq.dat"), O_RDONLY);
+	CU_ASSERT_EQUAL(flat_is(fd), 0);
+	close(fd);
+}
+
+void suite_vmcore(void)
+{
+	CU_pSuite s = CU_add_suite("vmcore", NULL, NULL);
+
+	CU_add_test(s, "kallsyms, offsets from a base", test_kallsyms_relative);
+	CU_add_test(s, "kallsyms, per-CPU offsets", test_kallsyms_percpu);
+	CU_add_test(s, "kallsyms, place-relative", test_kallsyms_place);
+	CU_add_test(s, "kallsyms, absolute", test_kallsyms_absolute);
+	CU_add_test(s, "kallsyms that lie", test_kallsyms_refused);
+	CU_add_test(s, "bitfields", test_bitfields);
+	CU_add_test(s, "flattened dumps", test_flattened);
+}
