@@ -202,7 +202,7 @@ check-cross-quick: deps
 #   make fuzz [FUZZ_SECONDS=60] [FUZZ="fuzz_read fuzz_pages"]
 #   make fuzz-short     20 s each (check-asan runs it)
 #   make fuzz-coverage  line coverage of the corpora (tests/fuzz/coverage)
-FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(filter-out $(if $(filter 1,$(VMCORE)),,tests/fuzz/fuzz_vmcore.c),$(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_HELPERS := $(filter-out $(wildcard tests/fuzz/fuzz_*.c),$(wildcard tests/fuzz/*.c))
 FUZZ_HELPER_OBJ := $(FUZZ_HELPERS:%.c=$(B)/obj/%.o)
 FUZZ     ?= $(FUZZ_TARGETS)

@@ -30,6 +30,20 @@ static int quiet(enum libbpf_print_level level, const char *fmt,
 	return 0;
 }
 
+struct kbtf *kbtf_new(const void *raw, uint32_t size)
+{
+	struct kbtf *b = calloc(1, sizeof(*b));
+
+	libbpf_set_print(quiet);
+	if (b)
+		b->btf = btf__new(raw, size);
+	if (b && !b->btf) {
+		free(b);
+		b = NULL;
+	}
+	return b;
+}
+
 struct kbtf *kbtf_load(struct kmem *m, uint64_t start, uint64_t stop,
 		       struct tdat_error *err)
 {
@@ -46,13 +60,9 @@ struct kbtf *kbtf_load(struct kmem *m, uint64_t start, uint64_t stop,
 		       err);
 	if (!raw)
 		return NULL;
-	b = calloc(1, sizeof(*b));
-	libbpf_set_print(quiet);
-	if (b)
-		b->btf = btf__new(raw, (uint32_t)(stop - start));
+	b = kbtf_new(raw, (uint32_t)(stop - start));
 	free(raw);
-	if (!b || !b->btf) {
-		free(b);
+	if (!b) {
 		kmem_fail(m, start, err, "the kernel's BTF: libbpf cannot"
 			  " read it");
 		return NULL;

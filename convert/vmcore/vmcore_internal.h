@@ -131,6 +131,8 @@ struct kfield {
 	uint32_t bits;
 };
 
+/* BTF from raw bytes (copied); NULL when libbpf cannot read them. */
+struct kbtf *kbtf_new(const void *raw, uint32_t size);
 /* The BTF between the addresses start and stop of kernel memory. */
 struct kbtf *kbtf_load(struct kmem *m, uint64_t start, uint64_t stop,
 		       struct tdat_error *err);
