@@ -30,6 +30,13 @@ static int dump_read(void *ctx, uint64_t addr, void *buf, size_t n)
 	       len == n ? 0 : -1;
 }
 
+static const char *dump_why(void *ctx)
+{
+	struct dumpfile *d = ctx;
+
+	return kdump_get_err(d->ctx);
+}
+
 static int dump_info(void *ctx, const char *key, char *buf, size_t cap)
 {
 	struct dumpfile *d = ctx;
@@ -78,6 +85,7 @@ static int describe(struct dumpfile *d, struct kmem *mem,
 	mem->left = KMEM_BUDGET;
 	mem->src.read = dump_read;
 	mem->src.info = dump_info;
+	mem->src.why = dump_why;
 	mem->src.ctx = d;
 	return 0;
 }

@@ -39,14 +39,18 @@ int kmem_failn(const struct kmem *m, struct tdat_error *err,
 int kmem_read(struct kmem *m, uint64_t addr, void *buf, size_t n,
 	      const char *what, struct tdat_error *err)
 {
+	const char *why;
+
 	if (n > m->left)
 		return kmem_fail(m, addr, err, "%s: more than the %llu GiB"
 				 " a dump's ring buffers may take", what,
 				 KMEM_BUDGET >> 30);
 	m->left -= n;
-	if (addr + n < addr || m->src.read(m->src.ctx, addr, buf, n))
-		return kmem_fail(m, addr, err, "%s: not in the dump", what);
-	return 0;
+	if (addr + n >= addr && !m->src.read(m->src.ctx, addr, buf, n))
+		return 0;
+	why = m->src.why ? m->src.why(m->src.ctx) : NULL;
+	return kmem_fail(m, addr, err, "%s: not in the dump%s%s%s", what,
+			 why ? " (" : "", why ? why : "", why ? ")" : "");
 }
 
 uint8_t *kmem_obj(struct kmem *m, uint64_t addr, uint32_t size,

@@ -40,6 +40,8 @@ struct kmem_source {
 	/* VMCOREINFO's value of key ("OSRELEASE", "SYMBOL(_stext)"),
 	 * NUL-terminated: 0, or -1 when there is none */
 	int (*info)(void *ctx, const char *key, char *buf, size_t cap);
+	/* why the last read failed (libkdumpfile's words), or NULL */
+	const char *(*why)(void *ctx);
 	void *ctx;
 };
 
