@@ -144,9 +144,19 @@ struct dumpfile *dumpfile_open(const char *path, struct kmem *mem,
 		free(d);
 		return NULL;
 	}
+	if (elf_check(d->fd, path, err))
+		goto fail;
 	d->ctx = kdump_new();
 	if (!d->ctx) {
 		tdat_errorf(err, "out of memory");
+		goto fail;
+	}
+	/* read(2), never mmap(2): a file cut inside what libkdumpfile maps
+	 * would be a SIGBUS, not an error */
+	if (kdump_set_number_attr(d->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,
+				  KDUMP_MMAP_NEVER) != KDUMP_OK) {
+		tdat_fail_nooff(err, path, "libkdumpfile: %s",
+				kdump_get_err(d->ctx));
 		goto fail;
 	}
 	st = kdump_open_fd(d->ctx, d->fd);

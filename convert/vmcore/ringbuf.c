@@ -90,6 +90,7 @@ struct walk {
 	const struct kring *r;
 	uint8_t *page;		/* one sub-buffer */
 	uint64_t nr_pages;
+	struct kring_stats *st;
 };
 
 /* buffer_page bp's next in the ring (flags off) and the flags. */
@@ -125,9 +126,10 @@ static int find_head(struct walk *w, uint64_t from, uint64_t *head,
 			 " among %llu pages", (unsigned long long)w->nr_pages);
 }
 
-/* Page bp's sub-buffer to fn, from byte skip of its data, unless empty. */
-static int emit(struct walk *w, uint64_t bp, uint32_t skip, kring_page_fn fn,
-		void *ctx, struct tdat_error *err)
+/* Page bp's sub-buffer to fn, from byte skip of its data, unless empty
+ * (inside: a page before the commit page, never empty in a ring). */
+static int emit(struct walk *w, uint64_t bp, uint32_t skip, int inside,
+		kring_page_fn fn, void *ctx, struct tdat_error *err)
 {
 	uint64_t data, commit;
 
@@ -143,6 +145,8 @@ static int emit(struct walk *w, uint64_t bp, uint32_t skip, kring_page_fn fn,
 				 " commit %llu beyond its %u bytes",
 				 (unsigned long long)commit,
 				 w->r->page_size - w->r->data_off);
+	if (!commit && inside)
+		w->st->hollow++;
 	if (!commit || skip >= commit)
 		return 0;
 	return fn(ctx, w->page, skip, err);
@@ -159,14 +163,14 @@ static int walk_ring(struct walk *w, const uint8_t *cpu, kring_page_fn fn,
 	uint32_t read;
 
 	if (kmem_u32(m, reader + l->read.off, &read, "buffer_page.read", err) ||
-	    emit(w, reader, read, fn, ctx, err))
+	    emit(w, reader, read, 0, fn, ctx, err))
 		return -1;
 	if (reader == commit)
 		return 0;
 	if (find_head(w, kfield_get(m, cpu, &l->head), &bp, err))
 		return -1;
 	for (i = 0, head = bp; i <= w->nr_pages; i++) {
-		if (emit(w, bp, 0, fn, ctx, err))
+		if (emit(w, bp, 0, bp != commit, fn, ctx, err))
 			return -1;
 		if (bp == commit)
 			return 0;
@@ -182,15 +186,16 @@ static int walk_ring(struct walk *w, const uint8_t *cpu, kring_page_fn fn,
 
 int kring_pages(struct kernel *k, uint64_t buffer, int cpu,
 		const struct kring *r, kring_page_fn fn, void *ctx,
-		int *none, struct tdat_error *err)
+		struct kring_stats *st, struct tdat_error *err)
 {
 	struct rb_layout l;
-	struct walk w = { k, &l, r, NULL, 0 };
+	struct walk w = { k, &l, r, NULL, 0, st };
 	uint64_t buffers, per_cpu;
 	uint8_t *obj;
 	int ret;
 
-	*none = 0;
+	st->none = 0;
+	st->hollow = 0;
 	if (rb_layout(k, &l, err) ||
 	    kmem_ptr(&k->mem, buffer + l.buffers.off, &buffers,
 		     "trace_buffer.buffers", err) ||
@@ -198,7 +203,7 @@ int kring_pages(struct kernel *k, uint64_t buffer, int cpu,
 		     &per_cpu, "trace_buffer.buffers[cpu]", err))
 		return -1;
 	if (!per_cpu) {
-		*none = 1;
+		st->none = 1;
 		return 0;
 	}
 	obj = kmem_obj(&k->mem, per_cpu, l.cpu_size, "ring_buffer_per_cpu", err);

@@ -26,6 +26,7 @@ struct job {
 	uint8_t *cut;		/* a reader page without what was read */
 	uint64_t pages, events;
 	uint64_t bad;		/* pages that did not parse, left out */
+	struct kring_stats ring;	/* hollow: empty pages inside rings */
 	int buf;		/* the buffer being written */
 };
 
@@ -148,21 +149,25 @@ static int put_page(void *ctx, const uint8_t *page, uint32_t skip,
 
 static int write_buffers(struct job *j, struct tdat_error *err)
 {
-	int cpu, none;
+	uint64_t hollow = 0;
+	int cpu;
 
 	for (j->buf = 0; j->buf < j->nchosen; j->buf++) {
 		free(j->cut);
 		j->cut = malloc(j->rings[j->buf].page_size);
 		if (!j->cut)
 			return tdat_errorf(err, "out of memory");
-		for (cpu = 0; cpu < j->arrays.ncpus; cpu++)
+		for (cpu = 0; cpu < j->arrays.ncpus; cpu++) {
 			if (tdat_writer_begin_cpu(j->w, j->buf, cpu, err) ||
 			    kring_pages(&j->k, j->arrays.v[j->chosen[j->buf]].buffer,
 					cpu, &j->rings[j->buf], put_page, j,
-					&none, err) ||
+					&j->ring, err) ||
 			    tdat_writer_end_cpu(j->w, err))
 				return -1;
+			hollow += j->ring.hollow;
+		}
 	}
+	j->ring.hollow = hollow;
 	return 0;
 }
 
@@ -213,6 +218,12 @@ int vmcore_run(const struct vmcore_opts *o)
 		fprintf(stderr, "tdat extract: warning: %s: %llu ring-buffer"
 			" page%s did not parse: left out\n", o->dump,
 			(unsigned long long)j.bad, j.bad == 1 ? "" : "s");
+	if (j.ring.hollow)
+		fprintf(stderr, "tdat extract: warning: %s: %llu ring-buffer"
+			" page%s inside a ring empty (zeros of a damaged"
+			" dump? events may be missing)\n", o->dump,
+			(unsigned long long)j.ring.hollow,
+			j.ring.hollow == 1 ? "" : "s");
 	if (r)
 		fprintf(stderr, "tdat extract: %s\n", err.msg);
 	else if (!o->quiet)

@@ -6,6 +6,7 @@
  *   dumpfile.c   the dump through libkdumpfile: kernel memory, VMCOREINFO
  *   flattened.c  makedumpfile's flattened form, rearranged into a
  *                temporary file libkdumpfile can read
+ *   elfcheck.c   an ELF dump's segments inside the file (not cut)
  *   kmem.c       typed, bounded reads of the crashed kernel's memory
  *   kallsyms.c   its symbol table, decoded from the kallsyms tables
  *   kbtf.c       its types, from its own BTF (libbpf)
@@ -201,13 +202,19 @@ int kring_layout(struct kernel *k, uint64_t buffer, struct kring *r,
 		 struct tdat_error *err);
 /* CPU cpu's pages of buffer, oldest first, each given to fn (a whole
  * sub-buffer, commit as the kernel left it; skip: the bytes of its
- * data a reader took already); *none 1 when the CPU has no ring buffer.
- * Empty pages are left out.  fn returns 0 or -1 (with err). */
+ * data a reader took already).  Empty pages are left out, and counted
+ * in st->hollow when they lie inside the ring (before the commit page:
+ * a cut dump's zeros, never the kernel's own); st->none is 1 when the
+ * CPU has no ring buffer.  fn returns 0 or -1 (with err). */
 typedef int (*kring_page_fn)(void *ctx, const uint8_t *page, uint32_t skip,
 			     struct tdat_error *err);
+struct kring_stats {
+	int none;
+	uint64_t hollow;
+};
 int kring_pages(struct kernel *k, uint64_t buffer, int cpu,
 		const struct kring *r, kring_page_fn fn, void *ctx,
-		int *none, struct tdat_error *err);
+		struct kring_stats *st, struct tdat_error *err);
 
 /* ---- formats.c ---- */
 
@@ -260,6 +267,12 @@ struct dumpfile;
 struct dumpfile *dumpfile_open(const char *path, struct kmem *mem,
 			       struct tdat_error *err);
 void dumpfile_close(struct dumpfile *d);
+
+/* ---- elfcheck.c ---- */
+
+/* An ELF dump's PT_LOAD and PT_NOTE segments all inside the file (0;
+ * anything not ELF passes); -1 with err naming the header. */
+int elf_check(int fd, const char *path, struct tdat_error *err);
 
 /* ---- flattened.c ---- */
 

@@ -168,16 +168,45 @@ PY
 )"
 [ "$phend" -gt 4096 ] && [ "$ntend" -lt "$((size / 2))" ] ||
 	fail "the fixture's layout: program headers to $phend, notes to $ntend"
-# Not cut where a whole page of the headers and notes is gone (here
-# from 4097 to 12288 bytes): libkdumpfile maps them from the file, and a
-# page past its end kills extract with SIGBUS (reported); cut in their
-# first page, in their last one (the notes cut short), after them.
-for n in 40 100 2000 $(((ntend - 1) / 4096 * 4096 + 1)) $ntend \
-	 $(((ntend + 4095) / 4096 * 4096 + 4096)) $((size / 2)) \
+# Cut in the headers' first page, where a whole page of the headers and
+# notes is gone (4097 to 12288 bytes: libkdumpfile, mapping them, died of
+# SIGBUS there before extract read the dump with read(2) and checked the
+# segments against the file's size), in their last one (the notes cut
+# short), after them.
+for n in 40 100 2000 4097 8000 12288 $(((ntend - 1) / 4096 * 4096 + 1)) \
+	 $ntend $(((ntend + 4095) / 4096 * 4096 + 4096)) $((size / 2)) \
 	 $((size - 4096)); do
 	head -c $n dump.elf >cut.elf
 	bad cut.elf
 done
+
+step "a segment past the end of the file (libkdumpfile reads zeros there): refused"
+# The PT_LOAD of program header 57 holds a ring-buffer page: moved to
+# the file's end, its page reads as zeros, and extract said nothing of
+# the 109 events gone before it checked the segments.
+cp dump.elf past.elf
+python3 - past.elf <<'PY'
+import os, struct, sys
+f = open(sys.argv[1], 'r+b')
+f.seek(64 + 56 * 57 + 8)
+f.write(struct.pack('<Q', os.path.getsize(sys.argv[1])))
+PY
+bad past.elf
+assert_grep 'ELF program header 57: its 4096 bytes at .* run past the end of the file' "$ERR"
+
+step "a ring page zeroed inside the dump: written, with a warning"
+cp dump.elf hollow.elf
+python3 - hollow.elf <<'PY'
+import struct, sys
+f = open(sys.argv[1], 'r+b')
+f.seek(64 + 56 * 57 + 8)
+off, = struct.unpack('<Q', f.read(8))
+f.seek(off)
+f.write(bytes(4096))
+PY
+expect_exit 0 x hollow.elf -t -a -o hollow.dat
+assert_grep '1 ring-buffer page inside a ring empty' "$ERR"
+[ -f hollow.dat ] || fail "extract of hollow.elf wrote nothing"
 
 step "no VMCOREINFO note: one line, nothing written"
 python3 - dump.elf novmci.elf <<'PY'

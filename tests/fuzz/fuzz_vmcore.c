@@ -162,7 +162,8 @@ static void structures(struct kernel *k)
 	struct karrays a;
 	struct kring r;
 	struct tdat_error err;
-	int i, cpu, none;
+	struct kring_stats st;
+	int i, cpu;
 
 	if (karrays_load(k, &a, &err))
 		return;
@@ -171,7 +172,7 @@ static void structures(struct kernel *k)
 			continue;
 		for (cpu = 0; cpu < a.ncpus && cpu < 4; cpu++)
 			kring_pages(k, a.v[i].buffer, cpu, &r, page_seen, &r,
-				    &none, &err);
+				    &st, &err);
 		if (!i)
 			texts(k, &r, a.v[0].clock_id);
 	}
