@@ -11,29 +11,41 @@
 #include <string.h>
 #include "convert/vmcore/vmcore_internal.h"
 
+/* "DUMP: WHERE WHAT": -1. */
+static int failv(const struct kmem *m, const char *where,
+		 struct tdat_error *err, const char *fmt, va_list ap)
+{
+	char what[400];
+
+	vsnprintf(what, sizeof(what), fmt, ap);
+	return tdat_errorf(err, "%s: %s%s", m->path, where, what);
+}
+
 int kmem_fail(const struct kmem *m, uint64_t addr, struct tdat_error *err,
 	      const char *fmt, ...)
 {
-	char what[400];
+	char where[48];
 	va_list ap;
+	int r;
 
+	snprintf(where, sizeof(where), "kernel address 0x%llx: ",
+		 (unsigned long long)addr);
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	r = failv(m, where, err, fmt, ap);
 	va_end(ap);
-	return tdat_errorf(err, "%s: kernel address 0x%llx: %s", m->path,
-			   (unsigned long long)addr, what);
+	return r;
 }
 
 int kmem_failn(const struct kmem *m, struct tdat_error *err,
 	       const char *fmt, ...)
 {
-	char what[400];
 	va_list ap;
+	int r;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	r = failv(m, "", err, fmt, ap);
 	va_end(ap);
-	return tdat_errorf(err, "%s: %s", m->path, what);
+	return r;
 }
 
 int kmem_read(struct kmem *m, uint64_t addr, void *buf, size_t n,
