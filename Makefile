@@ -116,7 +116,7 @@ check-asan: deps
 # under the sanitizers in make check-asan.
 ASAN_QUICK_E2E := 20-convert 21-convert-cli 29-external 30-badinput \
 	31-outputs 40-report 43-report-damage 44-report-json 55-dump \
-	60-split 61-merge 70-record 71-restore 81-parquet-safety
+	60-split 61-merge 70-record 71-restore 74-vmcore 81-parquet-safety
 check-asan-quick: deps
 	$(MAKE) check-asan ASAN_E2E="$(ASAN_QUICK_E2E)"
 
