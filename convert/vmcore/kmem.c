@@ -61,6 +61,13 @@ int kmem_read(struct kmem *m, uint64_t addr, void *buf, size_t n,
 	if (addr + n >= addr && !m->src.read(m->src.ctx, addr, buf, n))
 		return 0;
 	why = m->src.why ? m->src.why(m->src.ctx) : NULL;
+	if (why && strstr(why, "Excluded"))	/* libkdumpfile's words */
+		return kmem_fail(m, addr, err, "%s: a page the dump's filter"
+				 " left out (a makedumpfile older than the"
+				 " kernel, as Debian 12's 1.7.2 for Linux"
+				 " 6.10+, takes slab pages for user pages at"
+				 " -d 31: dump with -d 23, or with a"
+				 " makedumpfile that knows the kernel)", what);
 	return kmem_fail(m, addr, err, "%s: not in the dump%s%s%s", what,
 			 why ? " (" : "", why ? why : "", why ? ")" : "");
 }
