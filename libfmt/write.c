@@ -308,6 +308,15 @@ static int setup_buffers(struct tdat_writer *w, const struct tdat_write_opts *o,
 		if (wb->chunk_size > w->chunk_max)
 			w->chunk_max = wb->chunk_size;
 		wb->keep = w->version == 7 || v6_keeps_buffer(w, i);
+		/* v6 has one page size, the file's (Linux 6.8+ sub-buffers
+		 * can make an instance's bigger) */
+		if (w->version == 6 && wb->keep && !b->latency &&
+		    wb->page_size != w->page_size)
+			return tdat_fail_nooff(err, path, "version 6 holds one"
+					       " page size (%u): buffer \"%s\""
+					       " has pages of %u bytes (write"
+					       " version 7)", w->page_size,
+					       b->name, wb->page_size);
 		if (w->version == 6 && wb->keep && !b->latency &&
 		    v6_alloc_cpus(w, wb))
 			return tdat_fail_nooff(err, path, "out of memory");

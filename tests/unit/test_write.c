@@ -829,8 +829,17 @@ static void test_synthetic_big_endian(void)
 		g = open_path(tmp("be.dat"));
 		CU_ASSERT_FATAL(g != NULL);
 		check_synthetic_v7(m, g);
-		/* to v6: what v6 holds is kept, the rest dropped */
+		/* to v6: one page size, so the instance of 8 KiB pages is
+		 * refused (it was written as pages v6 readers find damaged);
+		 * without it, what v6 holds is kept, the rest dropped */
+		unlink(tmp("be6.dat"));
+		CU_ASSERT(copy_file(g, tmp("be6.dat"), &v6, 0) == -1);
+		CU_ASSERT_EQUAL(access(tmp("be6.dat"), F_OK), -1);
+		CU_ASSERT_STRING_EQUAL_FATAL(g->buffers[g->nbuffers - 1].name,
+					     "big pages");
+		g->nbuffers--;
 		CU_ASSERT_FATAL(copy_file(g, tmp("be6.dat"), &v6, 0) == 0);
+		g->nbuffers++;
 		h = open_path(tmp("be6.dat"));
 		CU_ASSERT_FATAL(h != NULL);
 		CU_ASSERT_EQUAL(h->version, 6);
@@ -847,8 +856,7 @@ static void test_synthetic_big_endian(void)
 		CU_ASSERT_EQUAL(b->cpus[2].size, 0);
 		check_cpu(h, "", 0, 25, 4096, 1);
 		check_cpu(h, "", 3, 2, 4096, 2);
-		/* v6 has one page size: the instance reads as 4 KiB pages */
-		check_cpu(h, "big pages", 1, 13, 8192, 3);
+		CU_ASSERT_PTR_NULL(find_buffer(h, "big pages"));
 		tdat_close(h);
 		tdat_close(g);
 	}
@@ -991,6 +999,32 @@ static void test_empty_buffers(void)
 	CU_ASSERT_STRING_EQUAL(h->buffers[1].name, "idle");
 	tdat_close(h);
 	tdat_close(g);
+	tdat_close(m);
+}
+
+/* An instance of 8 KiB sub-buffers (Linux 6.8+) beside a top buffer of
+ * 4 KiB pages: v7 keeps each buffer's size, v6 has one and refuses (it
+ * used to write the bigger pages as damaged small ones). */
+static void test_page_size_per_buffer(void)
+{
+	struct tdat_file *m = meta_from("v6-sched-irq.dat", 0);
+	struct tdat_write_opts v7 = { .version = 7, .codec = TDAT_CODEC_ZSTD };
+	struct tdat_write_opts v6 = { .version = 6 };
+	struct tdat_error err;
+	struct tdat_writer *w;
+
+	m->cpu_count = 1;
+	add_cpu(add_buffer(m, "", "local", 4096), 0, 0);
+	add_cpu(add_buffer(m, "big", "local", 8192), 0, 0);
+	w = tdat_writer_open(tmp("ps7.dat"), m, &v7, &err);
+	CU_ASSERT_PTR_NOT_NULL(w);
+	if (w)
+		tdat_writer_abort(w);
+	CU_ASSERT_PTR_NULL(tdat_writer_open(tmp("ps6.dat"), m, &v6, &err));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "version 6 holds one page size"
+				      " (4096): buffer \"big\" has pages of"
+				      " 8192 bytes"));
+	CU_ASSERT_EQUAL(access(tmp("ps6.dat"), F_OK), -1);
 	tdat_close(m);
 }
 
@@ -1204,6 +1238,7 @@ void suite_write(void)
 		    test_synthetic_v6_identity);
 	CU_add_test(s, "latency text", test_latency);
 	CU_add_test(s, "empty buffers", test_empty_buffers);
+	CU_add_test(s, "page size per buffer", test_page_size_per_buffer);
 	CU_add_test(s, "misuse is an error", test_misuse);
 	CU_add_test(s, "corrupt chunks are not copied", test_corrupt_chunk);
 	CU_add_test(s, "write errors", test_write_error);
