@@ -246,11 +246,7 @@ static void warn_v6_losses(const struct tdat_file *in,
 			      " text: dropped", buffer_label(b));
 			continue;
 		}
-		if (b->page_size != tdat_v6_page_size(in))
-			warnf(o, "v6 cannot hold instance \"%s\"'s page size %u"
-			      " (the file's is %u): readers will misread it",
-			      buffer_label(b), b->page_size,
-			      tdat_v6_page_size(in));
+		/* a page size not the file's: the writer refuses v6 */
 		if (top && b->clock && top->clock && b->clock[0] &&
 		    strcmp(b->clock, top->clock))
 			warnf(o, "v6 readers may show instance \"%s\" with"

@@ -247,11 +247,7 @@ static void warn_v6(struct merge_ctx *m)
 		if (b->latency && b != top)
 			merge_warn(m, "v6 cannot hold latency buffer \"%s\":"
 				   " dropped", name);
-		else if (b->page_size != f->page_size)
-			merge_warn(m, "v6 cannot hold instance \"%s\"'s page"
-				   " size %u (the file's is %u): readers will"
-				   " misread it", name, b->page_size,
-				   f->page_size);
+		/* a page size not the file's: the writer refuses v6 */
 		else if (top && b != top && b->clock[0] && top->clock[0] &&
 			 strcmp(b->clock, top->clock))
 			merge_warn(m, "v6 readers may show instance \"%s\" with"
