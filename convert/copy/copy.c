@@ -189,12 +189,18 @@ int copy_cpu_stream(struct tdat_file *in, int buf, int idx,
 
 /* ---- whole files ---- */
 
-static void warnf(const struct convert_opts *o, const char *fmt, ...)
+/* One line to warn (if any), as errors are: printable, one line. */
+struct warner {
+	void (*warn)(void *ctx, const char *msg);
+	void *ctx;
+};
+
+static void warnf(const struct warner *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void warnf(const struct convert_opts *o, const char *fmt, ...)
+static void warnf(const struct warner *o, const char *fmt, ...)
 {
-	struct tdat_error e;	/* one printable line, as errors are */
+	struct tdat_error e;
 	va_list ap;
 
 	if (!o->warn)
@@ -202,7 +208,7 @@ static void warnf(const struct convert_opts *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	tdat_verrorf(&e, fmt, ap);
 	va_end(ap);
-	o->warn(o->warn_ctx, e.msg);
+	o->warn(o->ctx, e.msg);
 }
 
 static const char *buffer_label(const struct tdat_buffer *b)
@@ -210,14 +216,14 @@ static const char *buffer_label(const struct tdat_buffer *b)
 	return b->name[0] ? b->name : "(top)";
 }
 
-/* Say, once each, what a v6 file cannot hold of in. */
-static void warn_v6_losses(const struct tdat_file *in,
-			   const struct convert_opts *o)
+void copy_warn_v6_losses(const struct tdat_file *in, int extras,
+			 void (*warn)(void *ctx, const char *msg), void *ctx)
 {
 	const struct tdat_buffer *top = tdat_top_buffer(in);
+	const struct warner w = { warn, ctx }, *o = &w;
 	int i;
 
-	for (i = 0; i < in->nextra; i++) {
+	for (i = 0; extras && i < in->nextra; i++) {
 		if (tdat_extra_v6_kept(&in->extra[i]))
 			continue;
 		warnf(o, "v6 cannot hold section %u (\"%s\"): dropped",
@@ -330,7 +336,7 @@ int convert_file(struct tdat_file *in, const char *out,
 	int i;
 
 	if (o->version == 6)
-		warn_v6_losses(in, o);
+		copy_warn_v6_losses(in, 1, o->warn, o->warn_ctx);
 	w = tdat_writer_open(out, in, &wo, err);
 	if (!w)
 		return -1;

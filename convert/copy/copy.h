@@ -15,6 +15,14 @@
 int convert_file(struct tdat_file *in, const char *out,
 		 const struct convert_opts *o, struct tdat_error *err);
 
+/* Say, once each, what a version 6 file cannot hold of in (BTF and
+ * modules sections, unknown ones when extras is set, latency instances,
+ * per-instance clocks): a line each to warn(ctx, line), nothing when
+ * warn is NULL.  convert and merge call it before they write version 6
+ * (merge names each unknown section with the input it comes from). */
+void copy_warn_v6_losses(const struct tdat_file *in, int extras,
+			 void (*warn)(void *ctx, const char *msg), void *ctx);
+
 /* ---- convert_file's own step, declared for tests/unit (test_write.c) */
 
 /* Where a copy stands, for progress reports. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include "convert/copy/copy.h"
 #include "convert/merge/merge_internal.h"
 #include "libfmt/stored.h"
 
@@ -233,29 +234,6 @@ static int write_streams(struct merge_ctx *m, struct tdat_writer *w,
 	return 0;
 }
 
-/* What a v6 output cannot say as the inputs did. */
-static void warn_v6(struct merge_ctx *m)
-{
-	const struct tdat_file *f = m->meta;
-	const struct tdat_buffer *top = tdat_top_buffer(f);
-	int i;
-
-	for (i = 0; i < f->nbuffers; i++) {
-		const struct tdat_buffer *b = &f->buffers[i];
-		const char *name = b->name[0] ? b->name : "(top)";
-
-		if (b->latency && b != top)
-			merge_warn(m, "v6 cannot hold latency buffer \"%s\":"
-				   " dropped", name);
-		/* a page size not the file's: the writer refuses v6 */
-		else if (top && b != top && b->clock[0] && top->clock[0] &&
-			 strcmp(b->clock, top->clock))
-			merge_warn(m, "v6 readers may show instance \"%s\" with"
-				   " clock \"%s\" instead of its own \"%s\"",
-				   name, top->clock, b->clock);
-	}
-}
-
 static void write_opts(const struct merge_ctx *m, struct tdat_write_opts *wo)
 {
 	const struct merge_opts *o = m->o;
@@ -285,8 +263,8 @@ static int write_output(struct merge_ctx *m, const char *out,
 	m->out_codec = wo.codec;
 	m->copy_chunks = wo.version == 7 && wo.codec != TDAT_CODEC_NONE &&
 			 !wo.level;
-	if (wo.version == 6)
-		warn_v6(m);
+	if (wo.version == 6)	/* as convert says it */
+		copy_warn_v6_losses(m->meta, 0, m->o->warn, m->o->warn_ctx);
 	order_streams(m);
 	w = tdat_writer_open(out, m->meta, &wo, err);
 	if (!w)

@@ -107,6 +107,19 @@ assert_grep '^tdat merge: warning: up2.dat: section 43 .*dropped' "$ERR"
 assert_grep '^tdat merge: warning: up2.dat: section 41 .*dropped' "$ERR"
 assert_lines 4 "$ERR"
 
+step "BTF and modules: a v6 output drops them with convert's words (issue 49: merge said nothing)"
+lb=$FIX/lastboot/boot_map-7.2-kaslr.dat
+expect_exit 0 $TDAT merge --file-version 6 -o lb6.dat "$lb"
+assert_grep '^tdat merge: warning: v6 cannot hold the BTF section: dropped$' "$ERR"
+assert_grep '^tdat merge: warning: v6 cannot hold the modules section: dropped$' "$ERR"
+assert_lines 2 "$ERR"
+expect_exit 0 $TDAT convert --file-version 6 -i "$lb" -o lbc6.dat
+sed 's/^tdat convert:/tdat merge:/' "$ERR" >convert-said.txt
+expect_exit 0 $TDAT merge --file-version 6 -o lb6.dat "$lb"
+assert_same convert-said.txt "$ERR"
+expect_exit 0 $TDAT merge -o lb7.dat "$lb"
+assert_lines 0 "$ERR"
+
 step "damaged kallsyms in the first or a later piece: refused in one line, nothing written"
 off=$("$TOOLS/tdat-sections" sp.0002 | awk '$2 == 19 { print $6 + 16 + 8 }')
 [ -n "$off" ] || fail "no kallsyms section in sp.0002"
