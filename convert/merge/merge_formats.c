@@ -24,7 +24,6 @@ struct fmt {
 	const uint8_t *rec;	/* u64 size + text, as stored */
 	size_t reclen;
 	int part;		/* TDAT_META_FTRACE or TDAT_META_EVENTS */
-	int sysno;		/* EVENTS: index of its system */
 };
 
 struct fmts {
@@ -139,7 +138,6 @@ static int parse_formats(const struct tdat_file *f, struct fmts *l)
 			x.sys = sys;
 			x.syslen = strlen(sys);
 			x.part = TDAT_META_EVENTS;
-			x.sysno = (int)i;
 			if (parse_record(f, b->data, b->len, &pos, &x) ||
 			    fmts_add(l, &x))
 				return 1;
