@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * chunkindex.h - compressed CPU streams chunk by chunk (chunkindex.c,
- * streamtail.c, chunkdec.c).
+ * streamtail.c, streamhead.c, chunkdec.c).
  *
  * For engines that copy most chunks as stored and decode only a few:
- * walking chunk headers, the last timestamp of a stream, and decoding
+ * walking chunk headers, the first and last timestamps of a stream, and decoding
  * one chunk at a time.
  */
 #ifndef LIBFMT_CHUNKINDEX_H
@@ -68,7 +68,7 @@ int64_t tdat_chunk_walk_run(struct tdat_chunk_walk *cw, uint8_t **buf,
 			    size_t *cap, size_t want, uint32_t *nchunks,
 			    struct tdat_error *err);
 
-/* ---- the end of a CPU stream (streamtail.c) ------------------------------ */
+/* ---- the ends of a CPU stream (streamtail.c, streamhead.c) ------------ */
 
 /*
  * The timestamp of the last event of buffers[buf].cpus[idx], found from
@@ -80,6 +80,12 @@ int64_t tdat_chunk_walk_run(struct tdat_chunk_walk *cw, uint8_t **buf,
  */
 int tdat_cpu_last_ts(struct tdat_file *f, int buf, int idx, uint64_t *ts,
 		     struct tdat_error *err);
+/* The timestamp of its first event (streamhead.c), read from the start
+ * up to the first page with one: 0 with *ts (UINT64_MAX when the stream
+ * has none; pages that do not read are stepped over), -1 with err when
+ * the stream cannot be opened or read on. */
+int tdat_cpu_first_ts(struct tdat_file *f, int buf, int idx, uint64_t *ts,
+		      struct tdat_error *err);
 
 /* ---- decompressing single chunks (chunkdec.c) --------------------------- */
 

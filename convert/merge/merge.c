@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include "convert/copy/copy.h"
 #include "convert/merge/merge_internal.h"
+#include "libfmt/chunkindex.h"
 #include "libfmt/stored.h"
 
 #define DEFAULT_MAX_OPEN 64
@@ -76,7 +77,7 @@ static int note_streams(struct merge_ctx *m, int i, struct tdat_file *f,
 			s.idx = k;
 			s.cpu = buf->cpus[k].cpu;
 			s.size = buf->cpus[k].size;
-			if (merge_first_ts(f, b, k, &s.key, err) ||
+			if (tdat_cpu_first_ts(f, b, k, &s.key, err) ||
 			    merge_last_ts(f, &s, err))
 				return -1;
 			if (add_stream(m, &s))

@@ -10,7 +10,7 @@
  * runs, and compressed chunks as they are stored when the output keeps
  * the input's codec, level and chunking -- no decompression, no copy
  * through a page buffer.  Its time range comes from pass 1: the first
- * event (merge_first_ts) and the last (merge_last_ts, read from the
+ * event (tdat_cpu_first_ts) and the last (merge_last_ts, read from the
  * stream's end).
  */
 #include <stdlib.h>

@@ -92,35 +92,6 @@ void input_close_all(struct merge_ctx *m)
 	m->nopen = 0;
 }
 
-int merge_first_ts(struct tdat_file *f, int buf, int idx, uint64_t *ts,
-		    struct tdat_error *err)
-{
-	struct tdat_cpu_reader *r;
-	struct tdat_page_iter it;
-	struct tdat_event ev;
-	const uint8_t *page;
-	uint32_t ps = f->buffers[buf].page_size;
-	int got, e = 0;
-
-	*ts = UINT64_MAX;
-	if (!f->buffers[buf].cpus[idx].size)
-		return 0;
-	r = tdat_cpu_open(f, buf, idx, err);
-	if (!r)
-		return -1;
-	while ((got = tdat_cpu_next_page(r, &page, NULL, err)) == 1) {
-		if (tdat_page_iter_init(&it, f, page, ps))
-			continue;	/* found again, and named, later */
-		e = tdat_page_iter_next(&it, &ev);
-		if (e == 1) {
-			*ts = ev.ts;
-			break;
-		}
-	}
-	tdat_cpu_close(r);
-	return got < 0 ? -1 : 0;
-}
-
 int merge_last_ts(struct tdat_file *f, struct merge_stream *s,
 		  struct tdat_error *err)
 {

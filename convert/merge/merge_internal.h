@@ -130,9 +130,6 @@ void input_trim(struct merge_ctx *m);
 void input_close_all(struct merge_ctx *m);
 /* Drop the big metadata texts of an open file: readers do not need them. */
 void input_slim(struct tdat_file *f);
-/* The first event timestamp of a stream (UINT64_MAX if none). */
-int merge_first_ts(struct tdat_file *f, int buf, int idx, uint64_t *ts,
-		    struct tdat_error *err);
 
 /* The last event timestamp of a stream, read from its end: s->last and
  * s->last_known (0 when it cannot be known cheaply). */
