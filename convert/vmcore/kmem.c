@@ -172,13 +172,3 @@ int kmem_info_hex(const struct kmem *m, const char *key, uint64_t *v)
 	*v = strtoull(buf, &end, 16);
 	return *end ? -1 : 0;
 }
-
-int kmem_info_num(const struct kmem *m, const char *key, int64_t *v)
-{
-	char buf[64], *end;
-
-	if (kmem_info(m, key, buf, sizeof(buf)) || !buf[0])
-		return -1;
-	*v = strtoll(buf, &end, 10);
-	return *end ? -1 : 0;
-}

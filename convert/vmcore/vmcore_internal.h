@@ -84,11 +84,10 @@ char *kmem_strdup(struct kmem *m, uint64_t addr, size_t max,
 		  const char *what, struct tdat_error *err);
 /* A kernel pointer or integer of n bytes in the kernel's byte order. */
 uint64_t kmem_load(const struct kmem *m, const void *p, int n);
-/* VMCOREINFO: key's text; a hex (SYMBOL) or decimal (NUMBER) value.
- * 0, or -1 when absent or not a number (err not touched). */
+/* VMCOREINFO: key's text; a hex (SYMBOL) value.  0, or -1 when absent
+ * or not a number (err not touched). */
 int kmem_info(const struct kmem *m, const char *key, char *buf, size_t cap);
 int kmem_info_hex(const struct kmem *m, const char *key, uint64_t *v);
-int kmem_info_num(const struct kmem *m, const char *key, int64_t *v);
 
 /* ---- kallsyms.c ---- */
 
