@@ -673,6 +673,16 @@ void tdat_writer_abort(struct tdat_writer *w);
 
 /* Effective chunk size the writer uses for a buffer (for copy decisions). */
 uint32_t tdat_writer_chunk_size(const struct tdat_writer *w, int buf);
+/*
+ * May a stored chunk of f's buffers[buf], of usize bytes decoded, go
+ * into this output as it is (tdat_writer_put_chunk, _stored)?  When the
+ * output is v7 in f's codec and byte order with no level asked (a level
+ * means recompressing), and usize is the chunk size asked, if one was.
+ * usize 0: may every chunk, whatever its size (no chunk size asked).
+ */
+int tdat_writer_chunk_passes(const struct tdat_writer *w,
+			     const struct tdat_file *f, int buf,
+			     uint32_t usize);
 /* Threads the job may use (tdat_write_opts.threads, 0 made the number
  * of online CPUs). */
 int tdat_writer_threads(const struct tdat_writer *w);

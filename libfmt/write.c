@@ -393,6 +393,7 @@ struct tdat_writer *tdat_writer_open(const char *path,
 					 meta->page_size;
 	w->codec = o->version == 7 ? o->codec : TDAT_CODEC_NONE;
 	w->level = o->level;
+	w->chunk_asked = o->chunk_size;
 	w->threads = o->threads;
 	if (w->threads <= 0) {
 		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -453,6 +454,22 @@ uint32_t tdat_writer_chunk_size(const struct tdat_writer *w, int buf)
 	if (buf < 0 || buf >= w->nbufs)
 		return 0;
 	return w->bufs[buf].chunk_size;
+}
+
+int tdat_writer_chunk_passes(const struct tdat_writer *w,
+			     const struct tdat_file *f, int buf, uint32_t usize)
+{
+	const struct tdat_buffer *b;
+
+	if (w->codec == TDAT_CODEC_NONE || w->level || buf < 0 ||
+	    buf >= f->nbuffers)
+		return 0;
+	b = &f->buffers[buf];
+	if (f->version != 7 || !b->compressed || f->codec != w->codec ||
+	    !f->big_endian != !w->big)
+		return 0;
+	return usize ? !w->chunk_asked || usize == w->chunk_asked :
+		       !w->chunk_asked;
 }
 
 int tdat_writer_threads(const struct tdat_writer *w)

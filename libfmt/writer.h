@@ -52,6 +52,7 @@ struct tdat_writer {
 	int big;
 	enum tdat_codec codec;	/* NONE for v6 */
 	int level;
+	uint32_t chunk_asked;	/* tdat_write_opts.chunk_size */
 	int threads;
 	uint32_t cpu_count;
 	uint32_t page_size;

@@ -12,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "convert/copy/copy.h"
+#include "libfmt/chunkindex.h"
 
 /* ---- progress ---- */
 
 static void progress_report(struct copy_progress *pr)
 {
-	if (pr && pr->fn)
+	if (pr->fn)
 		pr->fn(pr->ctx, pr->done, pr->total);
 }
 
@@ -69,7 +70,8 @@ static int copy_pages(struct tdat_file *in, int buf, int idx,
 			got = -1;
 			break;
 		}
-		if (pr && !b->compressed) {	/* stored bytes are pages */
+		pr->pages += len / ps;
+		if (!b->compressed) {	/* stored bytes are pages */
 			pr->done += len;
 			progress_report(pr);
 		}
@@ -100,24 +102,29 @@ static int bad_chunk(struct tdat_file *in, int buf, int idx, uint32_t k,
 static int put_chunk(struct tdat_file *in, int buf, int idx,
 		     struct tdat_writer *w, const uint8_t *data, uint32_t cs,
 		     uint32_t us, uint32_t k, uint64_t off,
-		     struct tdat_error *err)
+		     struct copy_progress *pr, struct tdat_error *err)
 {
 	int r = tdat_writer_put_chunk(w, data, cs, us, err);
 
 	if (r == -2)
 		return bad_chunk(in, buf, idx, k, off, err);
+	pr->chunks++;
+	pr->pages += us / in->buffers[buf].page_size;
+	pr->done += 8 + (uint64_t)cs;
+	progress_report(pr);
 	return r ? -1 : 0;
 }
 
 /*
- * Chunks as stored.  With a chunk size asked for, the first chunk tells
- * whether the stream already has it (a lone chunk may be shorter); if
- * not, 1 is returned before anything was written, to copy pages instead.
- * off follows the chunk headers (u32 count, then u32 c, u32 u, data).
+ * Chunks as stored, each checked by the writer.  When the writer does
+ * not take the first chunk's size (a chunk size was asked), it is taken
+ * alone if it is the stream's only chunk and shorter; else 1 is returned
+ * before anything was written, to copy pages instead.  off follows the
+ * chunk headers (u32 count, then u32 c, u32 u, data).
  */
 static int copy_chunks(struct tdat_file *in, int buf, int idx,
-		       struct tdat_writer *w, uint32_t want,
-		       struct copy_progress *pr, struct tdat_error *err)
+		       struct tdat_writer *w, struct copy_progress *pr,
+		       struct tdat_error *err)
 {
 	uint64_t off = in->buffers[buf].cpus[idx].offset + 4;
 	struct tdat_cpu_reader *r;
@@ -130,8 +137,9 @@ static int copy_chunks(struct tdat_file *in, int buf, int idx,
 	if (!r)
 		return -1;
 	got = tdat_cpu_next_chunk(r, &data, &cs, &us, err);
-	if (got == 1 && want && us != want) {
-		if (us > want || !(first = malloc(cs ? cs : 1)))
+	if (got == 1 && !tdat_writer_chunk_passes(w, in, buf, us)) {
+		if (us > tdat_writer_chunk_size(w, buf) ||
+		    !(first = malloc(cs ? cs : 1)))
 			goto rechunk;
 		memcpy(first, data, cs);
 		fcs = cs;
@@ -139,18 +147,16 @@ static int copy_chunks(struct tdat_file *in, int buf, int idx,
 		got = tdat_cpu_next_chunk(r, &data, &cs, &us, err);
 		if (got != 0)
 			goto rechunk;	/* more than one short chunk */
-		got = put_chunk(in, buf, idx, w, first, fcs, fus, k, off, err);
+		got = put_chunk(in, buf, idx, w, first, fcs, fus, k, off, pr,
+				err);
 	}
 	while (got == 1) {
-		if (put_chunk(in, buf, idx, w, data, cs, us, k++, off, err)) {
+		if (put_chunk(in, buf, idx, w, data, cs, us, k++, off, pr,
+			      err)) {
 			got = -1;
 			break;
 		}
 		off += 8 + (uint64_t)cs;
-		if (pr) {
-			pr->done += 8 + (uint64_t)cs;
-			progress_report(pr);
-		}
 		got = tdat_cpu_next_chunk(r, &data, &cs, &us, err);
 	}
 	free(first);
@@ -162,28 +168,74 @@ rechunk:
 	return got < 0 ? -1 : 1;
 }
 
+/* About this much stored data is read and written at a time. */
+#define RUN_BYTES (1u << 20)
+
+/* Chunks as stored, in runs of whole chunks with their headers, not
+ * decoded: the writer checks what needs no decoding. */
+static int copy_chunk_runs(struct tdat_file *in, int buf, int idx,
+			   struct tdat_writer *w, struct copy_progress *pr,
+			   struct tdat_error *err)
+{
+	struct tdat_chunk_walk cw;
+	uint8_t *run = NULL;
+	size_t cap = 0;
+	uint32_t k;
+	int64_t n;
+	int r = 0;
+
+	if (tdat_chunk_walk_init(&cw, in, buf, idx, err))
+		return -1;
+	while ((n = tdat_chunk_walk_run(&cw, &run, &cap, RUN_BYTES, &k,
+					err)) > 0) {
+		r = tdat_writer_put_chunks_stored(w, run, (size_t)n, err);
+		if (r)
+			break;
+		pr->chunks += k;
+		pr->done += (uint64_t)n;
+		progress_report(pr);
+	}
+	free(run);
+	if (n < 0 || r)
+		return -1;
+	pr->pages += cw.usize / in->buffers[buf].page_size;
+	return 0;
+}
+
+int copy_stream_data(struct tdat_file *in, int buf, int idx,
+		     struct tdat_writer *w, enum copy_chunks how,
+		     struct copy_progress *pr, struct tdat_error *err)
+{
+	int r = 1;
+
+	if (how == COPY_CHUNKS_UNREAD && tdat_writer_chunk_passes(w, in, buf, 0))
+		return copy_chunk_runs(in, buf, idx, w, pr, err);
+	if (how != COPY_PAGES &&
+	    tdat_writer_chunk_passes(w, in, buf, tdat_writer_chunk_size(w, buf)))
+		r = copy_chunks(in, buf, idx, w, pr, err);
+	if (r == 1)
+		r = copy_pages(in, buf, idx, w, pr, err);
+	return r;
+}
+
 int copy_cpu_stream(struct tdat_file *in, int buf, int idx,
-		    struct tdat_writer *w, int chunks, uint32_t chunk_size,
+		    struct tdat_writer *w, enum copy_chunks how,
 		    struct copy_progress *pr, struct tdat_error *err)
 {
 	const struct tdat_cpu *c = &in->buffers[buf].cpus[idx];
-	uint64_t base = pr ? pr->done : 0;
-	int r = 0;
+	struct copy_progress none = { 0 };
+	uint64_t base;
 
+	if (!pr)
+		pr = &none;
+	base = pr->done;
 	if (tdat_writer_begin_cpu(w, buf, c->cpu, err))
 		return -1;
-	if (c->size && tdat_writer_keeps_buffer(w, buf)) {
-		if (chunks)
-			r = copy_chunks(in, buf, idx, w, chunk_size, pr, err);
-		if (!chunks || r == 1)
-			r = copy_pages(in, buf, idx, w, pr, err);
-		if (r)
-			return -1;
-	}
-	if (pr) {
-		pr->done = base + c->size;
-		progress_report(pr);
-	}
+	if (c->size && tdat_writer_keeps_buffer(w, buf) &&
+	    copy_stream_data(in, buf, idx, w, how, pr, err))
+		return -1;
+	pr->done = base + c->size;
+	progress_report(pr);
 	return tdat_writer_end_cpu(w, err);
 }
 
@@ -298,9 +350,6 @@ static int copy_buffer(struct tdat_file *in, int buf, struct tdat_writer *w,
 		       struct tdat_error *err)
 {
 	const struct tdat_buffer *b = &in->buffers[buf];
-	int chunks = o->version == 7 && o->codec != TDAT_CODEC_NONE &&
-		     in->version == 7 && b->compressed &&
-		     in->codec == o->codec && o->level == 0;
 	int *ix, i, r = 0;
 
 	if (!tdat_writer_keeps_buffer(w, buf))
@@ -313,8 +362,8 @@ static int copy_buffer(struct tdat_file *in, int buf, struct tdat_writer *w,
 		return -1;
 	}
 	for (i = 0; !r && i < b->ncpus; i++)
-		r = copy_cpu_stream(in, buf, ix[i], w, chunks, o->chunk_size,
-				    pr, err);
+		r = copy_cpu_stream(in, buf, ix[i], w, COPY_CHUNKS_CHECKED, pr,
+				    err);
 	free(ix);
 	return r;
 }
@@ -331,7 +380,7 @@ int convert_file(struct tdat_file *in, const char *out,
 		.provisional = o->provisional,
 	};
 	struct copy_progress pr = { 0, tdat_data_size(in), o->progress,
-				    o->progress_ctx };
+				    o->progress_ctx, 0, 0 };
 	struct tdat_writer *w;
 	int i;
 

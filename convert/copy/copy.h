@@ -23,26 +23,42 @@ int convert_file(struct tdat_file *in, const char *out,
 void copy_warn_v6_losses(const struct tdat_file *in, int extras,
 			 void (*warn)(void *ctx, const char *msg), void *ctx);
 
-/* ---- convert_file's own step, declared for tests/unit (test_write.c) */
+/* ---- one CPU stream: convert's, merge's (its streams that need no
+ * merging) and tests/unit's (test_write.c) ---- */
 
-/* Where a copy stands, for progress reports. */
+/* Where a copy stands, for progress reports, and what it wrote. */
 struct copy_progress {
-	uint64_t done;
+	uint64_t done;		/* stored input bytes */
 	uint64_t total;
 	void (*fn)(void *ctx, uint64_t done, uint64_t total);
 	void *ctx;
+	uint64_t pages;		/* pages written, their events unread */
+	uint64_t chunks;	/* of them, in chunks passed as stored */
+};
+
+/* Stored chunks the writer takes (tdat_writer_chunk_passes): */
+enum copy_chunks {
+	COPY_PAGES,		/* never: pages, the writer compresses */
+	COPY_CHUNKS_CHECKED,	/* each checked, decoded, by the writer */
+	COPY_CHUNKS_UNREAD,	/* in runs, only their headers and frame
+				 * headers checked (merge: pieces that
+				 * follow each other, copied at the cost of
+				 * cat); else as COPY_CHUNKS_CHECKED */
 };
 
 /*
- * Copy in's buffers[buf].cpus[idx] into w as CPU stream of the same id
- * (begin_cpu .. end_cpu).  copy_chunks: pass compressed chunks through
- * unchanged (same codec in and out, no new level), as long as they are
- * chunk_size bytes (0: any); otherwise pages are copied and w compresses.
- * pr may be NULL.
+ * The trace data of in's buffers[buf].cpus[idx] into w's open CPU
+ * stream: stored chunks as how says, everything else page by page
+ * through the reader, every page checked (a commit larger than the
+ * page is refused) and copied verbatim.  0, or -1 with err.
  */
+int copy_stream_data(struct tdat_file *in, int buf, int idx,
+		     struct tdat_writer *w, enum copy_chunks how,
+		     struct copy_progress *pr, struct tdat_error *err);
+/* The same as a CPU stream of the same id: begin_cpu .. end_cpu.  pr
+ * may be NULL. */
 int copy_cpu_stream(struct tdat_file *in, int buf, int idx,
-		    struct tdat_writer *w, int copy_chunks,
-		    uint32_t chunk_size, struct copy_progress *pr,
-		    struct tdat_error *err);
+		    struct tdat_writer *w, enum copy_chunks how,
+		    struct copy_progress *pr, struct tdat_error *err);
 
 #endif

@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * merge.c - join trace.dat files into one.
+ * merge.c - join trace.dat files into one: the driver.
  *
  * Two passes.  First every input is opened in turn: its metadata is
  * checked against and joined into the output's (merge_meta.c), and the
- * first timestamp of each of its CPU streams noted; nothing is written
- * until every input passed.  Then the output is written buffer by
- * buffer, CPU by CPU, each CPU stream merged from the inputs that have it
- * (merge_cpu.c).
+ * first and last timestamps of each of its CPU streams noted; nothing is
+ * written until every input passed.  Then the output is written buffer
+ * by buffer, CPU by CPU, each CPU stream merged from the inputs that have
+ * it (merge_cpu.c).
+ *
+ * Inputs stay open between the passes while descriptors allow: at most
+ * max_open, the least recently used idle one closed to make room and
+ * opened again when needed, so thousands of pieces merge.  Their
+ * metadata texts (kallsyms alone is megabytes) are freed once joined:
+ * page readers need only the header fields and the buffer table.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +23,111 @@
 #include "convert/copy/copy.h"
 #include "convert/merge/merge_internal.h"
 #include "libfmt/chunkindex.h"
-#include "libfmt/stored.h"
+#include "libfmt/metabuild.h"
+
+/* ---- notes and inputs ---- */
+
+void merge_warn(struct merge_ctx *m, const char *fmt, ...)
+{
+	struct tdat_error e;	/* one printable line, as errors are */
+	va_list ap;
+
+	if (!m->o->warn)
+		return;
+	va_start(ap, fmt);
+	tdat_verrorf(&e, fmt, ap);
+	va_end(ap);
+	m->o->warn(m->o->warn_ctx, e.msg);
+}
+
+/* Drop the big metadata texts of an open file: readers do not need them. */
+static void input_slim(struct tdat_file *f)
+{
+	int i;
+
+	for (i = 0; i < TDAT_META_COUNT; i++)
+		tdat_meta_drop(f, i);
+	for (i = 0; i < f->nextra; i++) {
+		free(f->extra[i].body.data);
+		f->extra[i].body.data = NULL;
+		f->extra[i].body.len = 0;
+	}
+}
+
+void merge_input_trim(struct merge_ctx *m)
+{
+	while (m->nopen > m->max_open) {
+		struct merge_input *old = NULL;
+		int i;
+
+		for (i = 0; i < m->nin; i++) {
+			struct merge_input *in = &m->in[i];
+
+			if (in->f && !in->busy &&
+			    (!old || in->last_use < old->last_use))
+				old = in;
+		}
+		if (!old)
+			return;	/* all busy: the overlap decides */
+		tdat_close(old->f);
+		old->f = NULL;
+		m->nopen--;
+	}
+}
+
+struct tdat_file *merge_input_get(struct merge_ctx *m, int i,
+				  struct tdat_error *err)
+{
+	struct merge_input *in = &m->in[i];
+	struct tdat_file *f;
+	int busy;
+
+	in->last_use = ++m->tick;
+	if (in->f)
+		return in->f;
+	/* reopened for its trace data only: the metadata is not decoded */
+	f = tdat_open_flags(in->path, TDAT_OPEN_LAZY_META, err);
+	if (!f)
+		return NULL;
+	if (f->file_size != in->file_size || f->nbuffers != in->nbuffers) {
+		tdat_close(f);
+		tdat_fail_nooff(err, in->path, "the file changed while it was"
+				" being merged");
+		return NULL;
+	}
+	input_slim(f);
+	in->f = f;
+	m->nopen++;
+	/* when every other open input is busy, the one just opened is the
+	 * least recently used idle one: it must not be the one closed */
+	busy = in->busy;
+	in->busy = 1;
+	merge_input_trim(m);
+	in->busy = busy;
+	return f;
+}
+
+static void input_close_all(struct merge_ctx *m)
+{
+	int i;
+
+	for (i = 0; m->in && i < m->nin; i++) {
+		tdat_close(m->in[i].f);
+		m->in[i].f = NULL;
+	}
+	m->nopen = 0;
+}
+
+/* The last event timestamp of a stream, read from its end: s->last and
+ * s->last_known (0 when it cannot be known cheaply). */
+static int last_ts(struct tdat_file *f, struct merge_stream *s,
+		   struct tdat_error *err)
+{
+	int r = tdat_cpu_last_ts(f, s->buf, s->idx, &s->last, err);
+
+	s->last_known = r > 0;
+	return r < 0 ? -1 : 0;
+}
 
 #define DEFAULT_MAX_OPEN 64
 
@@ -78,7 +189,7 @@ static int note_streams(struct merge_ctx *m, int i, struct tdat_file *f,
 			s.cpu = buf->cpus[k].cpu;
 			s.size = buf->cpus[k].size;
 			if (tdat_cpu_first_ts(f, b, k, &s.key, err) ||
-			    merge_last_ts(f, &s, err))
+			    last_ts(f, &s, err))
 				return -1;
 			if (add_stream(m, &s))
 				goto nomem;
@@ -89,19 +200,13 @@ nomem:
 	return tdat_fail_nooff(err, f->path, "out of memory");
 }
 
-/* The output's version, as write_opts will choose it. */
-static int out_version(const struct merge_ctx *m)
-{
-	return m->o->version ? m->o->version : m->meta->version;
-}
-
 /* Unknown sections the output takes from input i (from index from on):
  * a v6 output has no place for them. */
 static void warn_extras(struct merge_ctx *m, int i, int from)
 {
 	int k;
 
-	if (out_version(m) != 6)
+	if (m->out_version != 6)
 		return;
 	for (k = from; k < m->meta->nextra; k++) {
 		const struct tdat_extra_section *x = &m->meta->extra[k];
@@ -138,11 +243,13 @@ static int read_input(struct merge_ctx *m, int i, const char *path,
 		tdat_close(f);
 		return tdat_fail_nooff(err, path, "out of memory");
 	}
-	if (i == 0)
+	if (i == 0) {
 		m->meta = meta_from_first(f, err);
+		m->out_version = m->o->version ? m->o->version : f->version;
+	}
 	/* A v6 writer takes the metadata decoded. */
 	for (k = 0; i == 0 && m->meta && k < TDAT_META_COUNT; k++)
-		if (out_version(m) == 6 ? tdat_meta_load(m->meta, k, err) :
+		if (m->out_version == 6 ? tdat_meta_load(m->meta, k, err) :
 		    tdat_meta_check(m->meta, k, err))
 			goto fail;
 	if ((i == 0 && !m->meta) ||
@@ -157,7 +264,7 @@ static int read_input(struct merge_ctx *m, int i, const char *path,
 	in->f = f;
 	m->nopen++;
 	in->last_use = ++m->tick;
-	input_trim(m);
+	merge_input_trim(m);
 	return 0;
 fail:
 	tdat_close(f);
@@ -196,7 +303,7 @@ static void order_streams(struct merge_ctx *m)
 static int put_latency(struct merge_ctx *m, struct tdat_writer *w,
 		       const struct merge_stream *s, struct tdat_error *err)
 {
-	struct tdat_file *f = input_get(m, s->input, err);
+	struct tdat_file *f = merge_input_get(m, s->input, err);
 	struct tdat_blob text;
 	int r;
 
@@ -241,7 +348,7 @@ static void write_opts(const struct merge_ctx *m, struct tdat_write_opts *wo)
 	const struct tdat_file *first = m->meta;
 
 	memset(wo, 0, sizeof(*wo));
-	wo->version = o->version ? o->version : first->version;
+	wo->version = m->out_version;
 	if (o->codec_given)
 		wo->codec = o->codec;
 	else if (wo->version == 7)
@@ -261,9 +368,6 @@ static int write_output(struct merge_ctx *m, const char *out,
 	struct tdat_writer *w;
 
 	write_opts(m, &wo);
-	m->out_codec = wo.codec;
-	m->copy_chunks = wo.version == 7 && wo.codec != TDAT_CODEC_NONE &&
-			 !wo.level;
 	if (wo.version == 6)	/* as convert says it */
 		copy_warn_v6_losses(m->meta, 0, m->o->warn, m->o->warn_ctx);
 	order_streams(m);
@@ -320,3 +424,4 @@ out:
 	ctx_free(&m);
 	return r;
 }
+

@@ -9,34 +9,411 @@
  * stream has an event inside the page's time range.  Streams are opened
  * only when the merge reaches their first event, so pieces that follow
  * each other in time are read one after the other, and a stream that
- * lies wholly before every other is copied as stored, unread
- * (merge_copy.c).
+ * lies wholly before every other (its time range known from pass 1) is
+ * copied as stored, unread (convert/copy's copy_stream_data).
  *
- * Duplicates (inputs that overlap): at each timestamp T that several
- * streams hold, every distinct event goes out as many times as the
- * stream holding most copies of it has it (merge_dups.c), whatever the
- * streams' page boundaries or their order of events at T; streams that
- * hold other events at T (readers that shared one ring buffer) add up,
- * and so do a piece ending inside T's events and one starting there.
- * The first stream at T (the one with earlier events, then the earlier
- * input) writes its events there as they come.  Once they are all known
- * (a later timestamp follows in its page), every other stream's events
- * at T are gathered, over as many of its pages as they take, judged
- * together, and those to write go out right after (merge_gather.c).  So
- * the first stream's page goes on whole unless another adds events
- * inside it.  Cheap cases first: a stream alone at T, or others holding
- * T's events byte for byte within their pages as it does, and identical
- * pages at the same point skip the counting (merge_twins.c).  Pages not
- * written whole give their kept events to one gathering page
- * (merge_out.c), so interleaving costs few pages.
+ * Each open stream is a head: its current page, with its events'
+ * timestamps, payloads and offsets listed once when the page is read.
+ * When the writer takes the input's chunks as they are stored, a
+ * compressed stream is read chunk by chunk and decoded here, so that a
+ * chunk whose pages all go out whole, in a row, is written as it was
+ * stored (no recompression).  A stream is closed as soon as it ends, to
+ * keep the inputs' file descriptors bounded.
  *
- * The files of this part: merge_cpu.c (this loop), merge_heads.c (an
- * input stream read page by page), merge_twins.c, merge_gather.c,
- * merge_out.c (the output's pages); they share merge_cpu_internal.h.
+ * Pages go out in batches of BATCH_PAGES.  Pages that streams interleave
+ * in, or that lose repeats (merge_repeats.c), give their kept events to
+ * one pending "gathering" page (libfmt's tdat_page_fill_*), written when
+ * full or when a whole page or a copied stream must follow it: so
+ * interleaving costs few pages.
  */
 #include <stdlib.h>
 #include <string.h>
-#include "convert/merge/merge_cpu_internal.h"
+#include "convert/copy/copy.h"
+#include "convert/merge/merge_internal.h"
+#include "libfmt/chunkindex.h"
+#include "libfmt/pagecut.h"
+
+/* ---- heads: input streams, page by page ---- */
+
+/* One line naming h's file, page offset, buffer and CPU; returns -1. */
+static int head_bad_page(struct cpu_merge *c, struct head *h,
+			 const char *what, struct tdat_error *err)
+{
+	return tdat_fail(err, h->f->path, h->off, "buffer \"%s\" CPU %d: %s",
+			 c->bufname, c->cpu, what);
+}
+
+static void head_close(struct cpu_merge *c, struct head *h)
+{
+	struct merge_input *in = &c->m->in[h->s->input];
+
+	tdat_cpu_close(h->r);
+	h->r = NULL;
+	h->done = 1;
+	in->busy = 0;
+	c->m->done += h->s->size;
+	if (c->m->o->progress)
+		c->m->o->progress(c->m->o->progress_ctx, c->m->done,
+				  c->m->total);
+	merge_input_trim(c->m);
+}
+
+/* The next page of a stream in chunk mode: 1, 0 at the end, -1. */
+static int next_chunk_page(struct cpu_merge *c, struct head *h,
+			   struct tdat_error *err)
+{
+	int got;
+
+	if (h->pg + 1 < h->npg) {
+		h->pg++;
+		h->page = h->ubuf.data + (size_t)h->pg * c->ps;
+		return 1;
+	}
+	got = tdat_cpu_next_chunk(h->r, &h->cdata, &h->csize, &h->usize, err);
+	if (got <= 0)
+		return got;
+	h->off = h->coff;
+	h->coff += 8 + (uint64_t)h->csize;
+	if (!h->usize || h->usize % c->ps)
+		return head_bad_page(c, h, "chunk does not hold whole pages",
+				     err);
+	if (tdat_bytes_reserve_held(&h->ubuf, h->usize))
+		return tdat_budget_fail(err, h->f->path, h->off, "chunk",
+					h->usize);
+	if (tdat_chunk_decode(h->dec, h->cdata, h->csize, h->ubuf.data,
+			      h->usize, h->off, err))
+		return -1;
+	h->seq++;
+	h->pg = 0;
+	h->npg = h->usize / c->ps;
+	h->page = h->ubuf.data;
+	return 1;
+}
+
+/* The page left: its repeats counted in the stats. */
+static void page_done(struct cpu_merge *c, struct head *h)
+{
+	if (h->nev)
+		h->prev = h->ts[h->nev - 1];
+	if (h->nev && h->dropped == h->nev)
+		c->m->st->dup_pages++;
+	else
+		c->m->st->dup_events += h->dropped;
+	h->nev = h->pos = h->dropped = 0;
+}
+
+/* The events of h's page listed: timestamps, payloads, offsets. */
+static int list_events(struct cpu_merge *c, struct head *h,
+		       struct tdat_error *err)
+{
+	struct tdat_page_iter it;
+	struct tdat_event ev;
+	int got;
+
+	if (tdat_page_iter_init(&it, h->f, h->page, c->ps))
+		return head_bad_page(c, h, "page commit is larger than the"
+				     " page", err);
+	while ((got = tdat_page_iter_next(&it, &ev)) == 1) {
+		h->ts[h->nev] = ev.ts;
+		h->data[h->nev] = ev.data;
+		h->ioff[h->nev] = ev.offset;
+		h->size[h->nev++] = ev.size;
+		if (h->nev > 1 && ev.ts < h->ts[h->nev - 2])
+			return head_bad_page(c, h, "timestamps go backwards",
+					     err);
+	}
+	if (got < 0)
+		return head_bad_page(c, h, "an event runs past the page", err);
+	return 0;
+}
+
+int cpu_head_next(struct cpu_merge *c, struct head *h,
+		  struct tdat_error *err)
+{
+	int got;
+
+	page_done(c, h);
+	got = h->chunked ? next_chunk_page(c, h, err) :
+			   tdat_cpu_next_page(h->r, &h->page, &h->off, err);
+	if (got <= 0) {
+		/* a piece that ends inside a timestamp's events (it had
+		 * earlier ones): a piece starting there may go on with them */
+		if (!got && c->dset && c->dactive && c->dts == h->prev &&
+		    h->s->key < h->prev)
+			repeats_end(c, h);
+		head_close(c, h);
+		return got;
+	}
+	c->m->st->pages_in++;
+	return list_events(c, h, err);
+}
+
+static int head_open(struct cpu_merge *c, struct head *h,
+		     struct merge_stream *s, struct tdat_error *err)
+{
+	uint32_t cap = c->ps / 4 + 1;
+
+	memset(h, 0, sizeof(*h));
+	h->s = s;
+	h->prev = s->key;
+	h->ts = malloc(cap * sizeof(*h->ts));
+	h->data = malloc(cap * sizeof(*h->data));
+	h->size = malloc(cap * sizeof(*h->size));
+	h->keep = malloc(cap);
+	h->ioff = malloc(cap * sizeof(*h->ioff));
+	if (!h->ts || !h->data || !h->size || !h->keep || !h->ioff)
+		return tdat_fail_nooff(err, c->m->in[s->input].path,
+				       "out of memory");
+	h->f = merge_input_get(c->m, s->input, err);
+	if (!h->f)
+		return -1;
+	c->m->in[s->input].busy = 1;
+	h->r = tdat_cpu_open(h->f, s->buf, s->idx, err);
+	if (!h->r) {
+		c->m->in[s->input].busy = 0;
+		return -1;
+	}
+	if (tdat_writer_chunk_passes(c->w, h->f, s->buf,
+				     tdat_writer_chunk_size(c->w, s->out_buf))) {
+		h->dec = tdat_chunk_decoder_new(h->f);
+		if (!h->dec)
+			return tdat_fail_nooff(err, h->f->path,
+					       "out of memory");
+		h->chunked = 1;
+		h->coff = h->f->buffers[s->buf].cpus[s->idx].offset + 4;
+	}
+	return cpu_head_next(c, h, err);
+}
+
+static void head_free(struct head *h)
+{
+	tdat_cpu_close(h->r);
+	tdat_chunk_decoder_free(h->dec);
+	tdat_bytes_free(&h->ubuf);
+	free(h->ts);
+	free(h->data);
+	free(h->size);
+	free(h->keep);
+	free(h->ioff);
+}
+
+/* ---- the output's pages ---- */
+
+static int batch_flush(struct cpu_merge *c, struct tdat_error *err)
+{
+	int r = 0;
+
+	if (c->nbatch)
+		r = tdat_writer_put_pages(c->w, c->batch, c->nbatch * c->ps,
+					  err);
+	c->nbatch = 0;
+	return r;
+}
+
+static uint8_t *slot(struct cpu_merge *c, struct tdat_error *err)
+{
+	if (c->nbatch == BATCH_PAGES) {
+		c->run_h = NULL;	/* its first pages are gone */
+		if (batch_flush(c, err))
+			return NULL;
+	}
+	return c->batch + c->nbatch++ * c->ps;
+}
+
+/* A chunk whose pages all went out whole, in a row, as it was stored. */
+static int put_stored_chunk(struct cpu_merge *c, struct head *h,
+			    struct tdat_error *err)
+{
+	int r;
+
+	c->run_h = NULL;
+	if (!tdat_writer_chunk_passes(c->w, h->f, h->s->buf, h->usize))
+		return 0;	/* the pages stay: the writer rechunks */
+	c->nbatch = c->run_start;
+	if (batch_flush(c, err))
+		return -1;
+	/* decoded already (its events were read): not checked again */
+	r = tdat_writer_put_chunk_stored(c->w, h->cdata, h->csize, h->usize,
+					 err);
+	if (r == -2)
+		return head_bad_page(c, h, "chunk is corrupt (its sizes or"
+				     " frame header are not sane)", err);
+	if (r)
+		return -1;
+	c->m->st->chunks_copied++;
+	return 0;
+}
+
+static int pend_flush(struct cpu_merge *c, struct tdat_error *err)
+{
+	uint8_t *p;
+
+	if (!c->pf_open)
+		return 0;
+	c->pf_open = 0;
+	if (!c->pf.nev)
+		return 0;
+	c->run_h = NULL;
+	p = slot(c, err);
+	if (!p)
+		return -1;
+	tdat_page_fill_finish(c->m->meta, &c->pf);
+	memcpy(p, c->pend, c->ps);
+	c->m->st->pages_cut++;
+	return 0;
+}
+
+static int put_whole(struct cpu_merge *c, struct head *h,
+		     struct tdat_error *err)
+{
+	uint8_t *p;
+
+	if (pend_flush(c, err))
+		return -1;
+	if (h->chunked && h->pg == 0) {
+		if (c->nbatch + h->npg > BATCH_PAGES && batch_flush(c, err))
+			return -1;
+		c->run_h = h;
+		c->run_seq = h->seq;
+		c->run_start = c->nbatch;
+		c->run_pages = 0;
+	}
+	if (c->run_h != h || c->run_seq != h->seq || c->run_pages != h->pg)
+		c->run_h = NULL;
+	p = slot(c, err);
+	if (!p)
+		return -1;
+	memcpy(p, h->page, c->ps);
+	c->m->st->pages_copied++;
+	if (c->run_h == h && ++c->run_pages == h->npg)
+		return put_stored_chunk(c, h, err);
+	return 0;
+}
+
+/*
+ * The events of h's page whose keep[] is set, added to the page that
+ * gathers them (pagecut.c): pages that streams interleave in, or that
+ * lose repeats, take as few output pages as they can.
+ */
+static int put_kept(struct cpu_merge *c, struct head *h, struct tdat_error *err)
+{
+	uint32_t next = 0;
+	int r;
+
+	c->run_h = NULL;
+	for (;;) {
+		if (!c->pf_open) {
+			tdat_page_fill_init(c->m->meta, &c->pf, c->pend, c->ps);
+			c->pf_open = 1;
+		}
+		r = tdat_page_fill_keep(h->f, &c->pf, h->page, h->keep, h->nev,
+					&next, h->off, err);
+		if (r)
+			return r < 0 ? -1 : 0;
+		if (pend_flush(c, err))
+			return -1;
+	}
+}
+
+/* A held event no page can take: where it was read, and why. */
+static int held_unfit(const struct cpu_merge *c, const struct item *it,
+		      struct tdat_error *err)
+{
+	const char *where = it->in_chunk ? " (in the chunk here)" : "";
+	unsigned long long ts = c->dts;
+
+	if (it->len % 4)
+		return tdat_fail(err, c->m->in[it->input].path, it->at,
+				 "buffer \"%s\" CPU %d: the event at %llu%s"
+				 " is %u bytes long, not whole 4-byte words:"
+				 " corrupt", c->bufname, c->cpu, ts, where,
+				 it->len);
+	return tdat_fail(err, c->m->in[it->input].path, it->at, "buffer"
+			 " \"%s\" CPU %d: the event at %llu%s (%u bytes) does"
+			 " not fit a page", c->bufname, c->cpu, ts, where,
+			 it->len);
+}
+
+/* The held events of other streams, after what was written. */
+static int emit_held(struct cpu_merge *c, struct tdat_error *err)
+{
+	const struct tdat_file *f = c->m->meta;
+	uint32_t k;
+	int r;
+
+	c->run_h = NULL;
+	for (k = 0; k < c->held.n; k++) {
+		const struct item *it = &c->held.it[k];
+
+		do {
+			if (!c->pf_open) {
+				tdat_page_fill_init(f, &c->pf, c->pend, c->ps);
+				c->pf_open = 1;
+			}
+			r = tdat_page_fill_item(f, &c->pf, c->held.b.data + it->off,
+						it->len, c->dts);
+			if (r < 0)
+				return held_unfit(c, it, err);
+			if (!r && pend_flush(c, err))
+				return -1;
+		} while (!r);
+	}
+	c->held.n = 0;
+	tdat_bytes_reset(&c->held.b);
+	return 0;
+}
+
+/* ---- streams that need no merging ---- */
+
+/*
+ * Pieces cut from one recording follow each other in time: most of an
+ * output CPU's input streams lie wholly before every other stream of
+ * that CPU.  Such a stream has nothing to interleave with and nothing to
+ * repeat (a repeat has an equal timestamp, and the order is strict), so
+ * its events need not be read: it is copied as convert copies, its
+ * stored chunks unread when the writer takes them.  Is s such a stream:
+ * its whole time range strictly before limit, the earliest next event
+ * of every other stream of the CPU, open or yet to open (has_limit 0:
+ * there is no other)?
+ */
+static int copy_fits(const struct merge_stream *s, int has_limit,
+		     uint64_t limit)
+{
+	return s->last_known && s->key <= s->last &&
+	       (!has_limit || s->last < limit);
+}
+
+static int copy_stream(struct cpu_merge *c, struct merge_stream *s,
+		       struct tdat_error *err)
+{
+	struct merge_ctx *m = c->m;
+	struct copy_progress pr = { m->done, m->total, m->o->progress,
+				    m->o->progress_ctx, 0, 0 };
+	struct tdat_file *f = merge_input_get(m, s->input, err);
+	int r;
+
+	if (!f)
+		return -1;
+	m->in[s->input].busy = 1;
+	r = copy_stream_data(f, s->buf, s->idx, c->w, COPY_CHUNKS_UNREAD, &pr,
+			     err);
+	m->in[s->input].busy = 0;
+	if (r)
+		return -1;
+	m->st->pages_in += pr.pages;
+	m->st->pages_copied += pr.pages;
+	m->st->pages_raw_copied += pr.pages;
+	m->st->chunks_stored += pr.chunks;
+	m->st->chunks_copied += pr.chunks;
+	m->st->streams_copied++;
+	m->done += s->size;
+	if (m->o->progress)
+		m->o->progress(m->o->progress_ctx, m->done, m->total);
+	merge_input_trim(m);
+	return 0;
+}
+
+/* ---- the merge ---- */
 
 /*
  * Does a (at ts, fresh or not, input ia) go before b?  At one timestamp
@@ -72,44 +449,37 @@ static int h_goes_first(struct cpu_merge *c, struct head *h, uint64_t ts,
 }
 
 /*
- * h's events [j, j + n), all at one timestamp, judged: keep[] set for
- * those to write; how many they are.
+ * h's events [j, j + n), all at one timestamp, written: the first
+ * stream at a timestamp writes every event it has there.  Counted when
+ * other streams hold events at it, so that their repeats are found
+ * (merge_repeats.c).
  */
-static uint32_t judge(struct cpu_merge *c, struct head *h, uint32_t j,
-		      uint32_t n)
+static void judge(struct cpu_merge *c, struct head *h, uint32_t j,
+		  uint32_t n)
 {
-	uint32_t k, kept = 0;
-
 	if ((!c->dset || c->dts != h->ts[j]) &&
-	    (c->nh == 1 || same_groups(c, h, j, n))) {
+	    (c->nh == 1 || repeats_same_groups(c, h, j, n))) {
 		/* alone, or the others' repeats dropped: nothing more to
 		 * count at ts */
 		c->dset = 1;
 		c->dts = h->ts[j];
 		c->dactive = 0;
-	} else if (dups_at(c, h, h->ts[j])) {
-		for (k = j; k < j + n; k++)
-			kept += h->keep[k] = (uint8_t)take(c, h, k);
-		return kept;
+	} else if (repeats_counting(c, h, h->ts[j])) {
+		repeats_count(c, h, j, n);
 	}
-	memset(h->keep + j, 1, n);
-	return n;
 }
 
-/*
- * h's events [h->pos, j) judged, kept of them to write: the page goes
- * whole when all of it is written, else its kept events are gathered.
- */
+/* h's events [h->pos, j) written: the whole page when they are all of
+ * it, else they are gathered. */
 static int put_judged(struct cpu_merge *c, struct head *h, uint32_t j,
-		      uint32_t kept, struct tdat_error *err)
+		      struct tdat_error *err)
 {
-	h->dropped += j - h->pos - kept;
-	if (!h->nev || (h->pos == 0 && j == h->nev && kept == h->nev))
+	if (!h->nev || (h->pos == 0 && j == h->nev))
 		return put_whole(c, h, err);
-	if (!kept)
+	if (j == h->pos)
 		return 0;
-	memset(h->keep, 0, h->pos);
-	memset(h->keep + j, 0, h->nev - j);
+	memset(h->keep, 0, h->nev);
+	memset(h->keep + h->pos, 1, j - h->pos);
 	return put_kept(c, h, err);
 }
 
@@ -117,15 +487,16 @@ static int put_judged(struct cpu_merge *c, struct head *h, uint32_t j,
 static int step(struct cpu_merge *c, struct head *h,
 		const struct merge_stream *next, struct tdat_error *err)
 {
-	uint32_t j = h->pos, n, kept = 0;
+	uint32_t j = h->pos, n;
 	int twins = 0, r;
 
 	/* a later stream at the timestamp being counted */
 	if (h->nev && c->dset && c->dactive && c->dts == h->ts[h->pos] &&
-	    c->dfirst != h->s && !dups_gave_up(c->d))
-		return gather(c, h, c->dts, err) || emit_held(c, err) ? -1 : 0;
+	    c->dfirst != h->s && !repeats_gave_up(c))
+		return repeats_gather(c, h, c->dts, err) ||
+		       emit_held(c, err) ? -1 : 0;
 	if (h->pos == 0) {
-		twins = mark_twins(c, h, err);
+		twins = repeats_mark_twins(c, h, err);
 		if (twins < 0)
 			return -1;
 	}
@@ -134,29 +505,28 @@ static int step(struct cpu_merge *c, struct head *h,
 		/* the front's first group always goes */
 		if (j > h->pos && !h_goes_first(c, h, h->ts[j], next))
 			break;
-		kept += judge(c, h, j, n);
+		judge(c, h, j, n);
 		j += n;
 		if (j == h->nev || !c->dactive)
 			continue;
-		r = drop_repeats(c, h, h->ts[j - n], err);
+		r = repeats_drop(c, h, h->ts[j - n], err);
 		if (r < 0)
 			return -1;
 		if (twins) {
-			skip_twins(c, h, j);
+			repeats_skip_twins(c, h, j);
 			twins = 0;
 		}
 		if (r)
 			break;
 	}
 	if (twins)
-		skip_twins(c, h, UINT32_MAX);	/* only unmarks them */
-	if (put_judged(c, h, j, kept, err) ||
-	    (c->held.n && emit_held(c, err)))
+		repeats_skip_twins(c, h, UINT32_MAX);	/* only unmarks them */
+	if (put_judged(c, h, j, err) || (c->held.n && emit_held(c, err)))
 		return -1;
 	h->pos = j;
 	if (h->pos < h->nev)
 		return 0;
-	return head_next(c, h, err);
+	return cpu_head_next(c, h, err);
 }
 
 /* The stream whose next event comes first, or NULL when all are done. */
@@ -215,12 +585,12 @@ static int copy_whole(struct cpu_merge *c, struct merge_stream *s, int n,
 				limit = head_ts(&c->h[i]);
 				has = 1;
 			}
-		if (!merge_copy_fits(&s[*next], has, limit))
+		if (!copy_fits(&s[*next], has, limit))
 			return 0;
 		c->run_h = NULL;
 		/* events kept in the gathering page go before the copy */
 		if (pend_flush(c, err) || batch_flush(c, err) ||
-		    merge_copy_stream(c->m, c->w, &s[*next], err))
+		    copy_stream(c, &s[*next], err))
 			return -1;
 	}
 	return 0;
@@ -261,9 +631,10 @@ static void cpu_merge_free(struct cpu_merge *c)
 	}
 	free(c->h);
 	free(c->batch);
-	dups_free(c->d);
+	repeats_free(c->rp);
 	free(c->pend);
-	gather_free(c);
+	free(c->held.it);
+	tdat_bytes_free(&c->held.b);
 }
 
 int merge_cpu(struct merge_ctx *m, struct tdat_writer *w,
@@ -282,9 +653,9 @@ int merge_cpu(struct merge_ctx *m, struct tdat_writer *w,
 		return -1;
 	c.h = calloc((size_t)n, sizeof(*c.h));
 	c.batch = malloc((size_t)BATCH_PAGES * c.ps);
-	c.d = dups_new();
+	c.rp = repeats_new();
 	c.pend = malloc(c.ps);
-	if (!c.h || !c.batch || !c.d || !c.pend) {
+	if (!c.h || !c.batch || !c.rp || !c.pend) {
 		r = tdat_fail_nooff(err, m->in[s[0].input].path,
 				    "out of memory");
 		goto out;

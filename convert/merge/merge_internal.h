@@ -1,49 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * merge_internal.h - what the files of the merge engine share (private).
+ * merge_internal.h - what the files of the merge engine share (private;
+ * tests/unit/test_merge_meta.c reads the metadata joins through it).
  *
- *   merge.c        the driver: inputs read for metadata, then the output
- *                  written buffer by buffer, CPU by CPU
- *   merge_meta.c   can the inputs share one file, and the output's
- *                  metadata: the entry points, header and buffers
- *   merge_formats.c  its event formats, the union of the inputs'
- *   merge_texts.c  its kallsyms, printk formats, cmdlines (the union of
- *                  the lines), BTF and modules (the larger)
- *   merge_options.c  its options: which must match, which are joined
- *   merge_extras.c its unknown v7 sections, every input's
- *   merge_cpu.c    one output CPU stream from the inputs' streams of that
- *                  CPU, in time order, duplicates dropped: the loop
- *   merge_heads.c  an input stream of it read page by page (chunk mode)
- *   merge_twins.c  repeats found without counting (identical pages, the
- *                  same events at a timestamp)
- *   merge_gather.c the events of one timestamp several streams hold,
- *                  gathered and counted
- *   merge_out.c    its output pages: whole, stored chunks, the gathering
- *                  page
- *   merge_copy.c   a stream that needs no merging, written as stored
- *   merge_inputs.c inputs kept open (file descriptors bounded) and the
- *                  first timestamp of each stream
- *   merge_dups.c   which events at one timestamp repeat another input's
- *   merge_parts.c  copies and comparisons of metadata parts, the line
- *                  refusing a merge
- *   merge_warn.c   notes for the user
+ *   merge.c          the driver: pass 1 reads every input's metadata,
+ *                    pass 2 writes the output CPU stream by CPU stream;
+ *                    the inputs kept open (descriptors bounded)
+ *   merge_meta.c     can the inputs share one file, and the output's
+ *                    header, buffers, options and unknown sections
+ *   merge_texts.c    its event formats, kallsyms, printk formats,
+ *                    cmdlines, BTF and modules
+ *   merge_cpu.c      one output CPU stream: input streams read page by
+ *                    page (heads), in time order, written whole, as
+ *                    stored, or through a gathering page
+ *   merge_repeats.c  one timestamp several streams hold: which of its
+ *                    events repeat what was written
  *
- * merge_meta.c, the four files after it and merge_parts.c share
- * merge_meta_internal.h, merge_cpu.c and the four files after it
- * merge_cpu_internal.h.
- *
- * Calls only go down, never back up: each file calls only files further
- * down this tree (merge_warn.c, below them all, calls none):
- *
- *   merge.c
- *     merge_meta.c
- *       merge_formats.c  merge_texts.c  merge_options.c  merge_extras.c
- *         merge_parts.c
- *     merge_cpu.c
- *       merge_twins.c  merge_gather.c  merge_out.c  merge_copy.c
- *         merge_heads.c
- *           merge_inputs.c  merge_dups.c
- *   merge_warn.c
+ * Calls go down this list, never up (merge_warn and the inputs of
+ * merge.c excepted: every file may warn, and merge_cpu.c opens inputs).
  */
 #ifndef MERGE_INTERNAL_H
 #define MERGE_INTERNAL_H
@@ -51,6 +25,7 @@
 #include "convert/merge/merge.h"
 #include "libfmt/stored.h"
 #include "libfmt/bytes.h"
+#include "libfmt/pagecut.h"
 
 /* One input's CPU stream feeding an output CPU stream. */
 struct merge_stream {
@@ -82,21 +57,33 @@ struct merge_ctx {
 	int nopen, max_open;
 	uint64_t tick;
 	struct tdat_file *meta;	/* the output's metadata */
+	int out_version;	/* the output's version, known after pass 1 */
 	int nstreams;
 	struct merge_stream *streams;
 	uint64_t done, total;	/* progress */
-	enum tdat_codec out_codec;
-	int copy_chunks;	/* stored chunks may pass through unchanged */
 	int dups_capped;	/* told that a timestamp had too many events */
 };
 
-/* ---- merge_warn.c ---- */
+/* ---- merge.c ---- */
 
 /* A line to the user's warn callback (if any), kept on one line. */
 void merge_warn(struct merge_ctx *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* inputs[i] open, reopened if it was closed to keep descriptors bounded. */
+struct tdat_file *merge_input_get(struct merge_ctx *m, int i,
+				  struct tdat_error *err);
+/* Keep at most max_open open, closing the least recently used idle one. */
+void merge_input_trim(struct merge_ctx *m);
 
 /* ---- merge_meta.c ---- */
+
+/* The input being joined, for messages, and what is known of it. */
+struct who {
+	const char *file, *first;
+	struct tdat_error *err;
+	unsigned known;		/* parts known equal by their stored bytes */
+	struct merge_ctx *mc;	/* for warnings; may be NULL */
+};
 
 /* The output's metadata, first from the first input. */
 struct tdat_file *meta_from_first(const struct tdat_file *f,
@@ -111,50 +98,130 @@ int meta_join(struct tdat_file *meta, const struct tdat_file *f,
 /*
  * meta_join for an input opened with TDAT_OPEN_LAZY_META (into m->meta,
  * m->in[0] being the first input): sections with the stored bytes of the
- * output's are known equal, the others decoded in f and joined.  Notes
- * for the user go through merge_warn.
+ * output's are known equal, the others decoded in f and joined.
  */
 int meta_join_input(struct merge_ctx *m, struct tdat_file *f,
 		    struct tdat_error *err);
 /* Output buffer index of a buffer name, -1 if none. */
 int meta_buffer(const struct tdat_file *meta, const char *name);
 void meta_free(struct tdat_file *meta);
+/* Is part the same in m and f: known so, or compared? */
+int meta_same_part(const struct tdat_file *m, const struct tdat_file *f,
+		   int part, const struct who *w);
+/* "FILE: cannot be merged with FIRST: what" into w->err; returns -1. */
+int meta_conflict(const struct who *w, const char *what);
 
-/* ---- merge_inputs.c ---- */
+/* ---- merge_texts.c ---- */
 
-/* inputs[i] open, reopened if it was closed to keep descriptors bounded. */
-struct tdat_file *input_get(struct merge_ctx *m, int i,
-			    struct tdat_error *err);
-/* Keep at most max_open open, closing the least recently used idle one. */
-void input_trim(struct merge_ctx *m);
-void input_close_all(struct merge_ctx *m);
-/* Drop the big metadata texts of an open file: readers do not need them. */
-void input_slim(struct tdat_file *f);
+/* The union of the event formats; -1 on a conflict. */
+int texts_join_formats(struct tdat_file *m, const struct tdat_file *f,
+		       const struct who *w);
+/* Part (kallsyms, printk, cmdlines) of m becomes its text plus the lines
+ * only f has. */
+int texts_join_lines(struct tdat_file *m, const struct tdat_file *f,
+		     enum tdat_meta part, const struct who *w);
+/* BTF and modules: raw files of the boot; the larger one wins. */
+int texts_join_raw(struct tdat_file *m, const struct tdat_file *f,
+		   enum tdat_meta part, const struct who *w);
 
-/* The last event timestamp of a stream, read from its end: s->last and
- * s->last_known (0 when it cannot be known cheaply). */
-int merge_last_ts(struct tdat_file *f, struct merge_stream *s,
-		  struct tdat_error *err);
+/* ---- merge_cpu.c and merge_repeats.c: one output CPU stream ---- */
 
-/* ---- merge_copy.c ---- */
+#define BATCH_PAGES 64
 
-/*
- * Whether stream s of an output CPU needs no merging: its whole time
- * range comes strictly before limit, the earliest next event of every
- * other stream of the CPU, open or yet to open (has_limit 0: there is
- * no other).
- */
-int merge_copy_fits(const struct merge_stream *s, int has_limit,
-		    uint64_t limit);
-/*
- * Write such a stream as stored, its events unread: raw pages as they
- * are, chunks as they are when the output keeps the input's codec and
- * chunking (else decoded to pages, not parsed).  0 or -1.
- */
-int merge_copy_stream(struct merge_ctx *m, struct tdat_writer *w,
-		      struct merge_stream *s, struct tdat_error *err);
+/* Event items (header words and payload) copied out of their pages. */
+struct items {
+	struct item {
+		size_t off;	/* in b.data */
+		uint32_t len, hdr;	/* item bytes, of them header */
+		/* where it was read, for messages: the input, and the
+		 * file offset of the item (raw pages) or of its chunk */
+		int input, in_chunk;
+		uint64_t at;
+	} *it;
+	uint32_t n, cap;
+	struct tdat_bytes b;
+};
 
-/* ---- merge_cpu.c ---- */
+/* An input stream being read: its current page and that page's events. */
+struct head {
+	struct merge_stream *s;
+	struct tdat_file *f;
+	struct tdat_cpu_reader *r;
+	const uint8_t *page;
+	uint64_t off;		/* of the page, for messages */
+	uint32_t nev, pos;	/* events in the page, next to write */
+	uint64_t *ts;		/* each event's timestamp */
+	const uint8_t **data;	/* each event's payload */
+	uint32_t *size;
+	uint32_t *ioff;		/* each event's item offset in the page */
+	uint64_t prev;		/* the stream's latest timestamp before page */
+	uint8_t *keep;		/* each event: written (1) or a repeat (0) */
+	uint32_t dropped;	/* repeats dropped from the page */
+	int twin;		/* its page is the front's, at the same point */
+	int done;
+	/* chunk mode: stored chunks read as they are, then decoded */
+	int chunked;
+	struct tdat_chunk_decoder *dec;
+	const uint8_t *cdata;
+	uint32_t csize, usize;
+	struct tdat_bytes ubuf;	/* the chunk decoded (scratch) */
+	uint32_t pg, npg;	/* page in the chunk, pages in the chunk */
+	uint64_t seq;		/* chunks read */
+	uint64_t coff;		/* file offset of the next chunk */
+};
+
+struct repeats;
+
+/* One output CPU stream being merged. */
+struct cpu_merge {
+	struct merge_ctx *m;
+	struct tdat_writer *w;
+	uint32_t ps;
+	const char *bufname;
+	int cpu;
+	int nh;
+	struct head *h;
+	uint8_t *batch;
+	size_t nbatch;
+	/* whole pages of one stored chunk written in a row: if the chunk
+	 * ends so, it is written as it was stored instead */
+	struct head *run_h;
+	uint64_t run_seq;
+	size_t run_start;
+	uint32_t run_pages;
+	/* kept events of pages not written whole, gathered */
+	uint8_t *pend;
+	struct tdat_page_fill pf;
+	int pf_open;
+	/* the timestamp whose repeats are being looked for */
+	struct repeats *rp;
+	uint64_t dts;
+	int dset, dactive;
+	const struct merge_stream *dfirst;	/* wrote first at dts */
+	struct items held;	/* other streams' events at dts to write */
+};
+
+/* The timestamp h is at: its next event's, or its latest before. */
+static inline uint64_t head_ts(const struct head *h)
+{
+	return h->nev ? h->ts[h->pos] : h->prev;
+}
+
+/* Is ts the first timestamp of h's stream? */
+static inline int fresh(const struct head *h, uint64_t ts)
+{
+	return ts == h->s->key;
+}
+
+/* Events of h from j with ts T; their count. */
+static inline uint32_t group(const struct head *h, uint32_t j)
+{
+	uint32_t g = j;
+
+	while (g < h->nev && h->ts[g] == h->ts[j])
+		g++;
+	return g - j;
+}
 
 /*
  * Write output CPU stream (out_buf, cpu) from the n streams s (sorted by
@@ -162,45 +229,42 @@ int merge_copy_stream(struct merge_ctx *m, struct tdat_writer *w,
  */
 int merge_cpu(struct merge_ctx *m, struct tdat_writer *w,
 	      struct merge_stream *s, int n, struct tdat_error *err);
+/* The stream's next page and its events; done (and closed) at the end. */
+int cpu_head_next(struct cpu_merge *c, struct head *h,
+		  struct tdat_error *err);
 
-/* ---- merge_dups.c ---- */
+/* ---- merge_repeats.c ---- */
 
+struct repeats *repeats_new(void);
+void repeats_free(struct repeats *rp);
 /*
- * The events at one timestamp T of an output CPU stream: for each
- * distinct payload, how many copies were written and how many each
- * input stream (who) gave.  dups_reset starts a new T.
+ * Mark the other streams whose page is h's (h at its page's start);
+ * the number of twins marked, -1.
  */
-struct dup_table;
-struct dup_table *dups_new(void);
-void dups_free(struct dup_table *d);
-void dups_reset(struct dup_table *d);
+int repeats_mark_twins(struct cpu_merge *c, struct head *h,
+		       struct tdat_error *err);
+/* Twins at first skip what h writes; every twin is unmarked. */
+void repeats_skip_twins(struct cpu_merge *c, struct head *h, uint32_t first);
 /*
- * Stream who's next event at T: 1 to write it (who gave more copies of
- * it than were written), 0 if it repeats one already written; counted.
- * starts: T is the first timestamp of who's stream (it goes on from a
- * stream that ended at T, if any).  Past the table's bounds every event
- * is written.
+ * Every other stream at h's timestamp holds exactly h's events
+ * [j, j + n) there: they are dropped from those streams (1), or 0.
  */
-int dups_take(struct dup_table *d, const void *who, const uint8_t *data,
-	      uint32_t size, int starts);
-/* who's stream ended at T, a piece cut inside T's events perhaps. */
-void dups_end(struct dup_table *d, const void *who);
-/*
- * All n events of who at T (its events there, gathered over its pages),
- * judged together; keep[k] set for those to write.  Event by event,
- * who writes the copies of an event it has beyond those written.  But
- * when whole (who's events at T started and end inside its stream) and
- * they neither all repeat what was written nor hold all of it, they are
- * other events of T (readers that shared one ring buffer each got some)
- * and all are written.
- */
-int dups_run(struct dup_table *d, const void *who, int starts, int whole,
-	     uint32_t n, const uint8_t *const *data, const uint32_t *size,
-	     uint8_t *keep);
-/* Give up on this timestamp (too much to compare): all is written. */
-void dups_give_up(struct dup_table *d);
-int dups_gave_up(const struct dup_table *d);
-/* 1 once after the table gave up on a timestamp (too many events). */
-int dups_newly_capped(struct dup_table *d);
+int repeats_same_groups(struct cpu_merge *c, struct head *h, uint32_t j,
+			uint32_t n);
+/* Must events at ts be counted (another stream holds some)? */
+int repeats_counting(struct cpu_merge *c, struct head *h, uint64_t ts);
+/* h's events [j, j + n) at the timestamp being counted, as written. */
+void repeats_count(struct cpu_merge *c, struct head *h, uint32_t j,
+		   uint32_t n);
+/* All of t's events at ts judged: those to write go to c->held. */
+int repeats_gather(struct cpu_merge *c, struct head *t, uint64_t ts,
+		   struct tdat_error *err);
+/* The other streams' events at ts judged: 1 if some are held, 0, -1. */
+int repeats_drop(struct cpu_merge *c, struct head *h, uint64_t ts,
+		 struct tdat_error *err);
+/* Did the table give up on the timestamp being counted? */
+int repeats_gave_up(const struct cpu_merge *c);
+/* h's stream ended at the timestamp being counted. */
+void repeats_end(struct cpu_merge *c, const struct head *h);
 
 #endif

@@ -102,10 +102,9 @@ static int copy_file(struct tdat_file *in, const char *out,
 			continue;
 		}
 		for (c = 0; c < buf->ncpus; c++)
-			if (copy_cpu_stream(in, b, c, w, chunks &&
-					    buf->compressed &&
-					    in->codec == o->codec, 0, NULL,
-					    &err))
+			if (copy_cpu_stream(in, b, c, w, chunks ?
+					    COPY_CHUNKS_CHECKED : COPY_PAGES,
+					    NULL, &err))
 				goto fail;
 	}
 	if (tdat_writer_close(w, &err) == 0)
