@@ -83,15 +83,18 @@ static int copy_pages(struct tdat_file *in, int buf, int idx,
 /* The writer refused a chunk as corrupt, or could not hold it decoded:
  * say where it is in the input. */
 static int bad_chunk(struct tdat_file *in, int buf, int idx, uint32_t k,
-		     uint64_t off, struct tdat_error *err)
+		     uint64_t off, enum copy_chunks how,
+		     struct tdat_error *err)
 {
 	const struct tdat_buffer *b = &in->buffers[buf];
 
 	if (!err->memory)
 		return tdat_fail(err, in->path, off, "buffer \"%s\" CPU %d:"
-				 " chunk %u is corrupt (it does not decompress"
-				 " to the whole, sane pages it claims)",
-				 b->name, b->cpus[idx].cpu, k);
+				 " chunk %u is corrupt (%s)", b->name,
+				 b->cpus[idx].cpu, k, how == COPY_CHUNKS_UNREAD ?
+				 "its sizes or frame header are not sane" :
+				 "it does not decompress to the whole, sane"
+				 " pages it claims");
 	tdat_fail(err, in->path, off, "buffer \"%s\" CPU %d: chunk %u cannot"
 		  " be held decoded: out of memory or over the memory budget"
 		  " (TDAT_MEMORY raises it)", b->name, b->cpus[idx].cpu, k);
@@ -100,15 +103,19 @@ static int bad_chunk(struct tdat_file *in, int buf, int idx, uint32_t k,
 }
 
 static int put_chunk(struct tdat_file *in, int buf, int idx,
-		     struct tdat_writer *w, const uint8_t *data, uint32_t cs,
-		     uint32_t us, uint32_t k, uint64_t off,
-		     struct copy_progress *pr, struct tdat_error *err)
+		     struct tdat_writer *w, enum copy_chunks how,
+		     const uint8_t *data, uint32_t cs, uint32_t us, uint32_t k,
+		     uint64_t off, struct copy_progress *pr,
+		     struct tdat_error *err)
 {
-	int r = tdat_writer_put_chunk(w, data, cs, us, err);
+	int r = how == COPY_CHUNKS_UNREAD ?
+		tdat_writer_put_chunk_stored(w, data, cs, us, err) :
+		tdat_writer_put_chunk(w, data, cs, us, err);
 
 	if (r == -2)
-		return bad_chunk(in, buf, idx, k, off, err);
+		return bad_chunk(in, buf, idx, k, off, how, err);
 	pr->chunks++;
+	pr->chunks_unread += how == COPY_CHUNKS_UNREAD;
 	pr->pages += us / in->buffers[buf].page_size;
 	pr->done += 8 + (uint64_t)cs;
 	progress_report(pr);
@@ -123,8 +130,8 @@ static int put_chunk(struct tdat_file *in, int buf, int idx,
  * chunk headers (u32 count, then u32 c, u32 u, data).
  */
 static int copy_chunks(struct tdat_file *in, int buf, int idx,
-		       struct tdat_writer *w, struct copy_progress *pr,
-		       struct tdat_error *err)
+		       struct tdat_writer *w, enum copy_chunks how,
+		       struct copy_progress *pr, struct tdat_error *err)
 {
 	uint64_t off = in->buffers[buf].cpus[idx].offset + 4;
 	struct tdat_cpu_reader *r;
@@ -147,12 +154,12 @@ static int copy_chunks(struct tdat_file *in, int buf, int idx,
 		got = tdat_cpu_next_chunk(r, &data, &cs, &us, err);
 		if (got != 0)
 			goto rechunk;	/* more than one short chunk */
-		got = put_chunk(in, buf, idx, w, first, fcs, fus, k, off, pr,
-				err);
+		got = put_chunk(in, buf, idx, w, how, first, fcs, fus, k, off,
+				pr, err);
 	}
 	while (got == 1) {
-		if (put_chunk(in, buf, idx, w, data, cs, us, k++, off, pr,
-			      err)) {
+		if (put_chunk(in, buf, idx, w, how, data, cs, us, k++, off,
+			      pr, err)) {
 			got = -1;
 			break;
 		}
@@ -192,6 +199,7 @@ static int copy_chunk_runs(struct tdat_file *in, int buf, int idx,
 		if (r)
 			break;
 		pr->chunks += k;
+		pr->chunks_unread += k;
 		pr->done += (uint64_t)n;
 		progress_report(pr);
 	}
@@ -212,7 +220,7 @@ int copy_stream_data(struct tdat_file *in, int buf, int idx,
 		return copy_chunk_runs(in, buf, idx, w, pr, err);
 	if (how != COPY_PAGES &&
 	    tdat_writer_chunk_passes(w, in, buf, tdat_writer_chunk_size(w, buf)))
-		r = copy_chunks(in, buf, idx, w, pr, err);
+		r = copy_chunks(in, buf, idx, w, how, pr, err);
 	if (r == 1)
 		r = copy_pages(in, buf, idx, w, pr, err);
 	return r;
@@ -380,7 +388,7 @@ int convert_file(struct tdat_file *in, const char *out,
 		.provisional = o->provisional,
 	};
 	struct copy_progress pr = { 0, tdat_data_size(in), o->progress,
-				    o->progress_ctx, 0, 0 };
+				    o->progress_ctx, 0, 0, 0 };
 	struct tdat_writer *w;
 	int i;
 

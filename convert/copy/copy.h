@@ -34,16 +34,18 @@ struct copy_progress {
 	void *ctx;
 	uint64_t pages;		/* pages written, their events unread */
 	uint64_t chunks;	/* of them, in chunks passed as stored */
+	uint64_t chunks_unread;	/* of those, not decompressed */
 };
 
 /* Stored chunks the writer takes (tdat_writer_chunk_passes): */
 enum copy_chunks {
 	COPY_PAGES,		/* never: pages, the writer compresses */
 	COPY_CHUNKS_CHECKED,	/* each checked, decoded, by the writer */
-	COPY_CHUNKS_UNREAD,	/* in runs, only their headers and frame
-				 * headers checked (merge: pieces that
+	COPY_CHUNKS_UNREAD,	/* not decompressed, only their headers
+				 * and frame headers checked, in runs when
+				 * every chunk passes (merge: pieces that
 				 * follow each other, copied at the cost of
-				 * cat); else as COPY_CHUNKS_CHECKED */
+				 * cat) */
 };
 
 /*

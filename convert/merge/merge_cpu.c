@@ -388,7 +388,7 @@ static int copy_stream(struct cpu_merge *c, struct merge_stream *s,
 {
 	struct merge_ctx *m = c->m;
 	struct copy_progress pr = { m->done, m->total, m->o->progress,
-				    m->o->progress_ctx, 0, 0 };
+				    m->o->progress_ctx, 0, 0, 0 };
 	struct tdat_file *f = merge_input_get(m, s->input, err);
 	int r;
 
@@ -403,7 +403,7 @@ static int copy_stream(struct cpu_merge *c, struct merge_stream *s,
 	m->st->pages_in += pr.pages;
 	m->st->pages_copied += pr.pages;
 	m->st->pages_raw_copied += pr.pages;
-	m->st->chunks_stored += pr.chunks;
+	m->st->chunks_stored += pr.chunks_unread;
 	m->st->chunks_copied += pr.chunks;
 	m->st->streams_copied++;
 	m->done += s->size;

@@ -103,6 +103,29 @@ assert_lines 1 "$ERR"
 assert_grep "frame\.0002: offset $at: buffer \"\" CPU 0: zstd chunk \([0-9]+ bytes\) is not a zstd frame" "$ERR"
 assert_file_absent no.dat
 
+step "--chunk-size the pieces have: their chunks still pass as stored"
+# (the rule is the writer's, the same for merged and copied streams:
+# merge once refused any --chunk-size here)
+expect_exit 0 $TDAT merge -q -v --chunk-size 40K -o cs.dat sp.*
+assert_eq "$(wc -l <c.orig)" "$(stat "of them")" "chunks stored"
+"$TOOLS/tdat-digest" --chunks cs.dat >c.merged
+assert_same c.orig c.merged
+expect_exit 0 $TDAT merge -q -v --chunk-size 20K -o cs.dat sp.*
+# (only a stream's lone chunk shorter than 20K may pass, as convert's)
+[ "$(stat "chunks copied")" -lt "$(wc -l <c.orig)" ] ||
+	fail "chunks of 40K passed into a file of 20K chunks"
+
+step "a raw page of a stream copied whole is checked: a commit past the page is refused"
+# (merge once copied it unread, the damage and all)
+rm -f rp.*
+expect_exit 0 $TDAT split -i "$FIX"/v6-sched-irq.dat -o rp -p 2 -r
+at=$($TDAT dump --flyrecord rp.0001 | awk '/size of cpu 0/ { print $1; exit }')
+poke rp.0001 $((at + 8)) 0000010000000000
+expect_exit 1 $TDAT merge -q -o no.dat rp.*
+assert_lines 1 "$ERR"
+assert_grep "rp\.0001: offset $at: buffer \"\" CPU 0: page commit is larger than the page" "$ERR"
+assert_file_absent no.dat
+
 step "overlapping pieces take the merging path and come out right"
 for f in "$zs" "$FIX"/v6-sched-irq.dat; do
 	rm -f pc.*
