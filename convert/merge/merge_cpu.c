@@ -12,13 +12,10 @@
  * lies wholly before every other (its time range known from pass 1) is
  * copied as stored, unread (convert/copy's copy_stream_data).
  *
- * Each open stream is a head: its current page, with its events'
- * timestamps, payloads and offsets listed once when the page is read.
- * When the writer takes the input's chunks as they are stored, a
- * compressed stream is read chunk by chunk and decoded here, so that a
- * chunk whose pages all go out whole, in a row, is written as it was
- * stored (no recompression).  A stream is closed as soon as it ends, to
- * keep the inputs' file descriptors bounded.
+ * Each open stream is a head (merge_streams.c): its current page and
+ * that page's events.  A page of a stored chunk whose pages all go out
+ * whole, in a row, makes the chunk go out as it was stored (no
+ * recompression).
  *
  * Pages go out in batches of BATCH_PAGES.  Pages that streams interleave
  * in, or that lose repeats (merge_repeats.c), give their kept events to
@@ -32,170 +29,6 @@
 #include "convert/merge/merge_internal.h"
 #include "libfmt/chunkindex.h"
 #include "libfmt/pagecut.h"
-
-/* ---- heads: input streams, page by page ---- */
-
-/* One line naming h's file, page offset, buffer and CPU; returns -1. */
-static int head_bad_page(struct cpu_merge *c, struct head *h,
-			 const char *what, struct tdat_error *err)
-{
-	return tdat_fail(err, h->f->path, h->off, "buffer \"%s\" CPU %d: %s",
-			 c->bufname, c->cpu, what);
-}
-
-static void head_close(struct cpu_merge *c, struct head *h)
-{
-	struct merge_input *in = &c->m->in[h->s->input];
-
-	tdat_cpu_close(h->r);
-	h->r = NULL;
-	h->done = 1;
-	in->busy = 0;
-	c->m->done += h->s->size;
-	if (c->m->o->progress)
-		c->m->o->progress(c->m->o->progress_ctx, c->m->done,
-				  c->m->total);
-	merge_input_trim(c->m);
-}
-
-/* The next page of a stream in chunk mode: 1, 0 at the end, -1. */
-static int next_chunk_page(struct cpu_merge *c, struct head *h,
-			   struct tdat_error *err)
-{
-	int got;
-
-	if (h->pg + 1 < h->npg) {
-		h->pg++;
-		h->page = h->ubuf.data + (size_t)h->pg * c->ps;
-		return 1;
-	}
-	got = tdat_cpu_next_chunk(h->r, &h->cdata, &h->csize, &h->usize, err);
-	if (got <= 0)
-		return got;
-	h->off = h->coff;
-	h->coff += 8 + (uint64_t)h->csize;
-	if (!h->usize || h->usize % c->ps)
-		return head_bad_page(c, h, "chunk does not hold whole pages",
-				     err);
-	if (tdat_bytes_reserve_held(&h->ubuf, h->usize))
-		return tdat_budget_fail(err, h->f->path, h->off, "chunk",
-					h->usize);
-	if (tdat_chunk_decode(h->dec, h->cdata, h->csize, h->ubuf.data,
-			      h->usize, h->off, err))
-		return -1;
-	h->seq++;
-	h->pg = 0;
-	h->npg = h->usize / c->ps;
-	h->page = h->ubuf.data;
-	return 1;
-}
-
-/* The page left: its repeats counted in the stats. */
-static void page_done(struct cpu_merge *c, struct head *h)
-{
-	if (h->nev)
-		h->prev = h->ts[h->nev - 1];
-	if (h->nev && h->dropped == h->nev)
-		c->m->st->dup_pages++;
-	else
-		c->m->st->dup_events += h->dropped;
-	h->nev = h->pos = h->dropped = 0;
-}
-
-/* The events of h's page listed: timestamps, payloads, offsets. */
-static int list_events(struct cpu_merge *c, struct head *h,
-		       struct tdat_error *err)
-{
-	struct tdat_page_iter it;
-	struct tdat_event ev;
-	int got;
-
-	if (tdat_page_iter_init(&it, h->f, h->page, c->ps))
-		return head_bad_page(c, h, "page commit is larger than the"
-				     " page", err);
-	while ((got = tdat_page_iter_next(&it, &ev)) == 1) {
-		h->ts[h->nev] = ev.ts;
-		h->data[h->nev] = ev.data;
-		h->ioff[h->nev] = ev.offset;
-		h->size[h->nev++] = ev.size;
-		if (h->nev > 1 && ev.ts < h->ts[h->nev - 2])
-			return head_bad_page(c, h, "timestamps go backwards",
-					     err);
-	}
-	if (got < 0)
-		return head_bad_page(c, h, "an event runs past the page", err);
-	return 0;
-}
-
-int cpu_head_next(struct cpu_merge *c, struct head *h,
-		  struct tdat_error *err)
-{
-	int got;
-
-	page_done(c, h);
-	got = h->chunked ? next_chunk_page(c, h, err) :
-			   tdat_cpu_next_page(h->r, &h->page, &h->off, err);
-	if (got <= 0) {
-		/* a piece that ends inside a timestamp's events (it had
-		 * earlier ones): a piece starting there may go on with them */
-		if (!got && c->dset && c->dactive && c->dts == h->prev &&
-		    h->s->key < h->prev)
-			repeats_end(c, h);
-		head_close(c, h);
-		return got;
-	}
-	c->m->st->pages_in++;
-	return list_events(c, h, err);
-}
-
-static int head_open(struct cpu_merge *c, struct head *h,
-		     struct merge_stream *s, struct tdat_error *err)
-{
-	uint32_t cap = c->ps / 4 + 1;
-
-	memset(h, 0, sizeof(*h));
-	h->s = s;
-	h->prev = s->key;
-	h->ts = malloc(cap * sizeof(*h->ts));
-	h->data = malloc(cap * sizeof(*h->data));
-	h->size = malloc(cap * sizeof(*h->size));
-	h->keep = malloc(cap);
-	h->ioff = malloc(cap * sizeof(*h->ioff));
-	if (!h->ts || !h->data || !h->size || !h->keep || !h->ioff)
-		return tdat_fail_nooff(err, c->m->in[s->input].path,
-				       "out of memory");
-	h->f = merge_input_get(c->m, s->input, err);
-	if (!h->f)
-		return -1;
-	c->m->in[s->input].busy = 1;
-	h->r = tdat_cpu_open(h->f, s->buf, s->idx, err);
-	if (!h->r) {
-		c->m->in[s->input].busy = 0;
-		return -1;
-	}
-	if (tdat_writer_chunk_passes(c->w, h->f, s->buf,
-				     tdat_writer_chunk_size(c->w, s->out_buf))) {
-		h->dec = tdat_chunk_decoder_new(h->f);
-		if (!h->dec)
-			return tdat_fail_nooff(err, h->f->path,
-					       "out of memory");
-		h->chunked = 1;
-		h->coff = h->f->buffers[s->buf].cpus[s->idx].offset + 4;
-	}
-	return cpu_head_next(c, h, err);
-}
-
-static void head_free(struct head *h)
-{
-	tdat_cpu_close(h->r);
-	tdat_chunk_decoder_free(h->dec);
-	tdat_bytes_free(&h->ubuf);
-	free(h->ts);
-	free(h->data);
-	free(h->size);
-	free(h->keep);
-	free(h->ioff);
-}
 
 /* ---- the output's pages ---- */
 
@@ -236,7 +69,7 @@ static int put_stored_chunk(struct cpu_merge *c, struct head *h,
 	r = tdat_writer_put_chunk_stored(c->w, h->cdata, h->csize, h->usize,
 					 err);
 	if (r == -2)
-		return head_bad_page(c, h, "chunk is corrupt (its sizes or"
+		return streams_bad_page(c, h, "chunk is corrupt (its sizes or"
 				     " frame header are not sane)", err);
 	if (r)
 		return -1;
@@ -526,7 +359,7 @@ static int step(struct cpu_merge *c, struct head *h,
 	h->pos = j;
 	if (h->pos < h->nev)
 		return 0;
-	return cpu_head_next(c, h, err);
+	return streams_next(c, h, err);
 }
 
 /* The stream whose next event comes first, or NULL when all are done. */
@@ -555,7 +388,7 @@ static void compact(struct cpu_merge *c)
 
 	for (i = 0; i < c->nh; i++) {
 		if (c->h[i].done) {
-			head_free(&c->h[i]);
+			streams_free(&c->h[i]);
 			continue;
 		}
 		c->h[k++] = c->h[i];
@@ -608,7 +441,7 @@ static int run(struct cpu_merge *c, struct merge_stream *s, int n,
 		h = front(c);
 		/* Open the streams that start inside the front's page. */
 		while (next < n && (!h || s[next].key <= page_last(h))) {
-			if (head_open(c, &c->h[c->nh++], &s[next++], err))
+			if (streams_open(c, &c->h[c->nh++], &s[next++], err))
 				return -1;
 			h = front(c);
 		}
@@ -627,7 +460,7 @@ static void cpu_merge_free(struct cpu_merge *c)
 	for (i = 0; i < c->nh; i++) {
 		if (c->h[i].r)
 			c->m->in[c->h[i].s->input].busy = 0;
-		head_free(&c->h[i]);
+		streams_free(&c->h[i]);
 	}
 	free(c->h);
 	free(c->batch);

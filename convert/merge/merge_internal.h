@@ -10,18 +10,20 @@
  *                    header, buffers, options and unknown sections
  *   merge_texts.c    its event formats, kallsyms, printk formats,
  *                    cmdlines, BTF and modules
- *   merge_cpu.c      one output CPU stream: input streams read page by
- *                    page (heads), in time order, written whole, as
- *                    stored, or through a gathering page
+ *   merge_cpu.c      one output CPU stream: the input streams in time
+ *                    order, their pages written whole, as stored, or
+ *                    through a gathering page
  *   merge_repeats.c  one timestamp several streams hold: which of its
  *                    events repeat what was written
+ *   merge_streams.c  the input streams of one output CPU, page by page
  *
- * Calls go down this list, never up (merge_warn and the inputs of
- * merge.c excepted: every file may warn, and merge_cpu.c opens inputs).
+ * Calls go down this list, never up, but to merge.c's merge_warn and
+ * inputs: every file may warn, and the streams open inputs.
  */
 #ifndef MERGE_INTERNAL_H
 #define MERGE_INTERNAL_H
 
+#include <string.h>
 #include "convert/merge/merge.h"
 #include "libfmt/stored.h"
 #include "libfmt/bytes.h"
@@ -105,11 +107,25 @@ int meta_join_input(struct merge_ctx *m, struct tdat_file *f,
 /* Output buffer index of a buffer name, -1 if none. */
 int meta_buffer(const struct tdat_file *meta, const char *name);
 void meta_free(struct tdat_file *meta);
+
 /* Is part the same in m and f: known so, or compared? */
-int meta_same_part(const struct tdat_file *m, const struct tdat_file *f,
-		   int part, const struct who *w);
+static inline int meta_same_part(const struct tdat_file *m,
+				 const struct tdat_file *f, int part,
+				 const struct who *w)
+{
+	const struct tdat_blob *a = &m->meta[part], *b = &f->meta[part];
+
+	return (w->known & (1u << part)) ||
+	       (a->len == b->len && (!a->len || !memcmp(a->data, b->data,
+							 a->len)));
+}
+
 /* "FILE: cannot be merged with FIRST: what" into w->err; returns -1. */
-int meta_conflict(const struct who *w, const char *what);
+static inline int meta_conflict(const struct who *w, const char *what)
+{
+	return tdat_fail_nooff(w->err, w->file, "cannot be merged with %s: %s",
+			       w->first, what);
+}
 
 /* ---- merge_texts.c ---- */
 
@@ -124,7 +140,7 @@ int texts_join_lines(struct tdat_file *m, const struct tdat_file *f,
 int texts_join_raw(struct tdat_file *m, const struct tdat_file *f,
 		   enum tdat_meta part, const struct who *w);
 
-/* ---- merge_cpu.c and merge_repeats.c: one output CPU stream ---- */
+/* ---- one output CPU stream: merge_cpu.c, _repeats.c, _streams.c ---- */
 
 #define BATCH_PAGES 64
 
@@ -223,15 +239,26 @@ static inline uint32_t group(const struct head *h, uint32_t j)
 	return g - j;
 }
 
+/* ---- merge_cpu.c ---- */
+
 /*
  * Write output CPU stream (out_buf, cpu) from the n streams s (sorted by
  * key, then input order) into w: begin_cpu .. end_cpu.
  */
 int merge_cpu(struct merge_ctx *m, struct tdat_writer *w,
 	      struct merge_stream *s, int n, struct tdat_error *err);
+
+/* ---- merge_streams.c ---- */
+
+/* Open stream s into h and read its first page. */
+int streams_open(struct cpu_merge *c, struct head *h, struct merge_stream *s,
+		 struct tdat_error *err);
 /* The stream's next page and its events; done (and closed) at the end. */
-int cpu_head_next(struct cpu_merge *c, struct head *h,
-		  struct tdat_error *err);
+int streams_next(struct cpu_merge *c, struct head *h, struct tdat_error *err);
+void streams_free(struct head *h);
+/* One line naming h's file, page offset, buffer and CPU; returns -1. */
+int streams_bad_page(struct cpu_merge *c, struct head *h, const char *what,
+		     struct tdat_error *err);
 
 /* ---- merge_repeats.c ---- */
 

@@ -48,20 +48,6 @@ static int blob_equal(const struct tdat_blob *a, const struct tdat_blob *b)
 						       a->len));
 }
 
-/* Is part the same in m and f: known so, or compared? */
-int meta_same_part(const struct tdat_file *m, const struct tdat_file *f,
-		   int part, const struct who *w)
-{
-	return (w->known & (1u << part)) ||
-	       blob_equal(&m->meta[part], &f->meta[part]);
-}
-
-int meta_conflict(const struct who *w, const char *what)
-{
-	return tdat_fail_nooff(w->err, w->file, "cannot be merged with %s: %s",
-			       w->first, what);
-}
-
 /* ---- options: which must match, which are joined ---- */
 
 static int is_single(uint16_t id)

@@ -568,7 +568,7 @@ static int collect(struct cpu_merge *c, struct head *t, uint64_t ts,
 		}
 		if (t->pos < t->nev)
 			continue;
-		if (gpage_add(c, t, g->n) || cpu_head_next(c, t, err))
+		if (gpage_add(c, t, g->n) || streams_next(c, t, err))
 			return -1;
 	}
 	return 0;
@@ -697,7 +697,7 @@ int repeats_mark_twins(struct cpu_merge *c, struct head *h,
 			continue;
 		if (!h->nev) {
 			c->m->st->dup_pages++;
-			if (cpu_head_next(c, t, err))
+			if (streams_next(c, t, err))
 				return -1;
 		} else if (h->ts[0] == h->ts[h->nev - 1]) {
 			continue;
