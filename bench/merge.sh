@@ -23,8 +23,19 @@
 # Unless CHECK=0, the merged v6 file must equal FILE byte for byte and
 # Debian's trace-cmd must report each merged file as it reports its
 # input.  ZSTD=0 skips the v7 case.
+# Last, overlapping inputs (OVERLAP=0 skips them), as from two recorders
+# or successive snapshots whose files overlap in time: FILE cut by tdat
+# split into PIECES equal time windows, each but the first reaching
+# OVERLAP% (default 30) of a window back into the one before, so that
+# merge must drop the events repeated there.  It prints cat of those
+# pieces and the merge's median wall time, CPU time, peak RSS and -v
+# lines; TDAT2=BINARY times a second tdat too, alternately with the
+# first (e.g. a build without a fast path), and their ratios.  Unless
+# CHECK=0, the merged file must equal byte for byte the merge of the
+# same windows without overlap (and TDAT2's output), and trace-cmd must
+# report it as it reports FILE.
 # Environment: BUILD (default build/), RUNS, PIECES, CHECK, ZSTD, ZFILE,
-# TMPDIR.
+# OVERLAP, TDAT2, TMPDIR.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,7 +56,7 @@ if [ -z "$in" ]; then
 	fi
 fi
 if [ -z "$in" ] || [ ! -f "$in" ]; then
-	echo "usage: bench/merge.sh [FILE]   (env: BUILD RUNS PIECES CHECK ZSTD ZFILE)" >&2
+	echo "usage: bench/merge.sh [FILE]   (env: BUILD RUNS PIECES CHECK ZSTD ZFILE OVERLAP TDAT2)" >&2
 	echo "  make a large FILE with: tc-record -e sched -e irq -e raw_syscalls" \
 	     "-e timer -e kmem -o big6.dat --file-version 6 sh -c '...'" >&2
 	exit 2
@@ -205,4 +216,97 @@ if [ "${ZSTD:-1}" = 1 ]; then
 fi
 target "merge peak RSS (MiB)" "$(mib "$rss6")" 64
 [ "${ZSTD:-1}" = 1 ] && target "merge peak RSS, v7 (MiB)" "$(mib "$rss7")" 64
+
+# windows FILE PREFIX PCT: FILE cut by tdat split into $npieces equal
+# time windows as PREFIX.0001..., each but the first reaching PCT% of a
+# window back into the one before.
+windows() {
+	local t0 t1 i s e
+
+	read -r t0 t1 < <("$tb" report --first-event --last-event -i "$1" |
+		awk -F'\t' '/First event:/ { sub(/.*:/, "", $2); sub(/.*:/, "", $3)
+			if (a == "" || $2 + 0 < a + 0) a = $2; if ($3 + 0 > b + 0) b = $3 }
+			END { print a, b }')
+	rm -f "$2".*
+	for i in $(seq 0 $((npieces - 1))); do
+		s=$(awk -v t0="$t0" -v t1="$t1" -v n="$npieces" -v i="$i" -v p="$3" \
+			'BEGIN { w = (t1 - t0) / n; printf "%.6f", i ? t0 + (i - p / 100) * w : 0 }')
+		e=$(awk -v t0="$t0" -v t1="$t1" -v n="$npieces" -v i="$i" \
+			'BEGIN { printf "%.6f", t0 + (i + 1) * (t1 - t0) / n }')
+		[ "$i" != $((npieces - 1)) ] || e=
+		"$tb" split -q -i "$1" -o "$2.$(printf %04d $((i + 1)))" "$s" ${e:+"$e"}
+	done
+}
+
+# The overlapping case: cat vs the merge (by tb, and by TDAT2 when set,
+# alternately) of $in cut into overlapping windows.
+if [ "${OVERLAP:-30}" != 0 ]; then
+	pct=${OVERLAP:-30} tb2=${TDAT2:-} tags=ovl
+	if [ -n "$tb2" ]; then
+		[ -x "$tb2" ] || { echo "merge.sh: TDAT2 $tb2 is not executable" >&2; exit 2; }
+		tags="ovl ovl2"
+	fi
+	bin() { if [ "$1" = ovl ]; then echo "$tb"; else echo "$tb2"; fi; }
+	echo
+	rm -f "$tmp"/p.* "$tmp"/m.* "$tmp"/*.times "$tmp"/*.rss "$tmp"/*.cpu "$tmp/merged.dat"
+	windows "$in" "$tmp/o" "$pct"
+	bytes=$(cat "$tmp"/o.* | wc -c)
+	echo "v6 overlapping pieces -> v6: $npieces pieces (tdat split of equal time" \
+	     "windows, each reaching back ${pct}% of a window), $bytes bytes" \
+	     "($(ratio "$bytes" "$(wc -c <"$in")")x the input)"
+	# warm-up, then alternate
+	cat "$tmp"/o.* >"$tmp/cat.out"
+	for t in $tags; do "$(bin "$t")" merge -q -o "$tmp/$t.dat" "$tmp"/o.*; done
+	for i in $(seq "$runs"); do
+		once ocat sh -c "cat '$tmp'/o.* >'$tmp/cat.out'"
+		for t in $tags; do
+			once "$t" "$(bin "$t")" merge -q -o "$tmp/$t.dat" "$tmp"/o.*
+		done
+		for t in $tags; do
+			cpu_once "$t" "$(bin "$t")" merge -q -o "$tmp/$t.dat" "$tmp"/o.*
+		done
+	done
+	rm -f "$tmp/cat.out"
+	stats ocat; cat_s=$secs
+	printf '  %-8s %8s s\n' cat "$cat_s"
+	for t in $tags; do
+		stats "$t"
+		printf '  %-8s %8s s %8s s CPU %8s MiB peak RSS  (%s)\n' \
+			"merge${t#ovl}" "$secs" "$(awk -v c="$(cpu_median "$t")" \
+			'BEGIN { printf "%.3f", c / 1000 }')" "$(mib "$rss")" "$(bin "$t")"
+	done
+	stats ovl; merge_s=$secs
+	printf '  %-8s %8sx\n' ratio "$(ratio "$merge_s" "$cat_s")"
+	if [ -n "$tb2" ]; then
+		stats ovl2
+		printf '  %-8s %8sx wall %8sx CPU (merge2 / merge)\n' ratio2 \
+			"$(ratio "$secs" "$merge_s")" \
+			"$(ratio "$(cpu_median ovl2)" "$(cpu_median ovl)")"
+	fi
+	for t in $tags; do
+		{ "$(bin "$t")" merge -v -o "$tmp/$t.dat" "$tmp"/o.* 2>&1 || true; } |
+			sed "s/^tdat merge: /  $(printf %-9s "how${t#ovl}:")/"
+	done
+	if [ "${CHECK:-1}" != 0 ]; then
+		if [ -n "$tb2" ]; then
+			if cmp -s "$tmp/ovl.dat" "$tmp/ovl2.dat"; then
+				echo "  check: merge2's output is byte for byte merge's"
+			else
+				echo "  check: merge2's output DIFFERS from merge's"
+				exit 1
+			fi
+		fi
+		windows "$in" "$tmp/q" 0
+		"$tb" merge -q -o "$tmp/q.dat" "$tmp"/q.*
+		if cmp -s "$tmp/ovl.dat" "$tmp/q.dat"; then
+			echo "  check: merged file is byte for byte the merge of the windows without overlap"
+		else
+			echo "  check: merged file DIFFERS from the merge of the windows without overlap"
+			exit 1
+		fi
+		rm -f "$tmp"/q.* "$tmp/ovl2.dat"
+		mv "$tmp/ovl.dat" "$tmp/merged.dat"
+		check "$in"
+	fi
+fi
 exit 0
