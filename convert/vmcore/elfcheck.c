@@ -12,11 +12,12 @@
 
 #define PT_LOAD 1
 #define PT_NOTE 4
-#define PHNUM_MAX 65536
+#define PN_XNUM 0xffff		/* the count is section header 0's sh_info */
+#define PHNUM_MAX (1u << 24)	/* far more than any machine's ranges */
 
 struct elf_shape {
 	int big, wide;		/* byte order; 1 for ELF64 */
-	uint64_t phoff;
+	uint64_t phoff, shoff;
 	uint32_t phentsize, phnum;
 };
 
@@ -26,14 +27,33 @@ static int shape(const uint8_t *h, struct elf_shape *e)
 	e->big = h[5] == 2;
 	if (e->wide) {
 		e->phoff = tdat_load64(e->big, h + 32);
+		e->shoff = tdat_load64(e->big, h + 40);
 		e->phentsize = tdat_load16(e->big, h + 54);
 		e->phnum = tdat_load16(e->big, h + 56);
 	} else {
 		e->phoff = tdat_load32(e->big, h + 28);
+		e->shoff = tdat_load32(e->big, h + 32);
 		e->phentsize = tdat_load16(e->big, h + 42);
 		e->phnum = tdat_load16(e->big, h + 44);
 	}
 	return e->phentsize >= (e->wide ? 56u : 32u) ? 0 : -1;
+}
+
+/* More program headers than e_phnum holds (a dump of a machine with
+ * many memory ranges): their count is section header 0's sh_info. */
+static int extended_count(int fd, struct elf_shape *e, const char *path,
+			  struct tdat_error *err)
+{
+	uint8_t sh[4];
+	uint64_t at = e->shoff + (e->wide ? 44 : 28);
+
+	if (!e->shoff || at < e->shoff ||
+	    pread(fd, sh, sizeof(sh), (off_t)at) != (ssize_t)sizeof(sh))
+		return tdat_fail(err, path, at, "ELF section header 0 (the"
+				 " program header count): past the end of the"
+				 " file (cut?)");
+	e->phnum = tdat_load32(e->big, sh);
+	return 0;
 }
 
 /* One program header: its type, and where its bytes lie in the file. */
@@ -58,9 +78,14 @@ int elf_check(int fd, const char *path, struct tdat_error *err)
 	    memcmp(h, "\177ELF", 4) || fstat(fd, &st))
 		return 0;	/* not ELF: libkdumpfile says what it is */
 	size = (uint64_t)st.st_size;
-	if (shape(h, &e) || e.phnum > PHNUM_MAX)
+	if (shape(h, &e))
 		return tdat_fail(err, path, 0, "ELF header: program headers"
 				 " of %u bytes", e.phentsize);
+	if (e.phnum == PN_XNUM && extended_count(fd, &e, path, err))
+		return -1;
+	if (e.phnum > PHNUM_MAX)
+		return tdat_fail(err, path, 0, "ELF header: %u program"
+				 " headers", e.phnum);
 	for (i = 0; i < e.phnum; i++) {
 		at = e.phoff + (uint64_t)i * e.phentsize;
 		if (at < e.phoff || pread(fd, p, e.wide ? 56 : 32, (off_t)at) !=

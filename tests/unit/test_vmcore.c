@@ -313,6 +313,47 @@ static void test_flattened(void)
 	close(fd);
 }
 
+/* An ELF64 dump of one PT_LOAD of filesz bytes at 0, its program
+ * header count in section header 0 (e_phnum PN_XNUM) as count. */
+static int xnum_file(const char *name, uint32_t count, uint64_t filesz)
+{
+	uint8_t d[184] = "\177ELF\2\1\1";
+	char path[4096];
+	FILE *f;
+
+	tdat_store64(0, d + 32, 64);		/* e_phoff */
+	tdat_store64(0, d + 40, 120);		/* e_shoff */
+	tdat_store16(0, d + 54, 56);		/* e_phentsize */
+	tdat_store16(0, d + 56, 0xffff);	/* e_phnum: PN_XNUM */
+	tdat_store32(0, d + 64, 1);		/* PT_LOAD */
+	tdat_store64(0, d + 64 + 32, filesz);
+	tdat_store32(0, d + 120 + 44, count);	/* sh_info */
+	snprintf(path, sizeof(path), "%s/%s", test_tmpdir(), name);
+	f = fopen(path, "wb");
+	fwrite(d, 1, sizeof(d), f);
+	fclose(f);
+	return open(path, O_RDONLY);
+}
+
+static void test_elf_xnum(void)
+{
+	struct tdat_error err;
+	int fd;
+
+	fd = xnum_file("xnum", 1, 184);
+	CU_ASSERT_EQUAL(elf_check(fd, "xnum", &err), 0);
+	close(fd);
+	fd = xnum_file("xnum-cut", 1, 185);
+	CU_ASSERT_EQUAL(elf_check(fd, "xnum-cut", &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "xnum-cut: offset 64: ELF"
+				      " program header 0: its 185 bytes"));
+	close(fd);
+	fd = xnum_file("xnum-more", 3, 10);
+	CU_ASSERT_EQUAL(elf_check(fd, "xnum-more", &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "program header 2: past"));
+	close(fd);
+}
+
 void suite_vmcore(void)
 {
 	CU_pSuite s = CU_add_suite("vmcore", NULL, NULL);
@@ -324,4 +365,5 @@ void suite_vmcore(void)
 	CU_add_test(s, "kallsyms that lie", test_kallsyms_refused);
 	CU_add_test(s, "bitfields", test_bitfields);
 	CU_add_test(s, "flattened dumps", test_flattened);
+	CU_add_test(s, "ELF program headers past 65535", test_elf_xnum);
 }
