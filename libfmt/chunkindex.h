@@ -4,8 +4,8 @@
  * streamtail.c, streamhead.c, chunkdec.c).
  *
  * For engines that copy most chunks as stored and decode only a few:
- * walking chunk headers, the first and last timestamps of a stream, and decoding
- * one chunk at a time.
+ * walking chunk headers, the first and last timestamps of a stream, and
+ * decoding one chunk at a time.
  */
 #ifndef LIBFMT_CHUNKINDEX_H
 #define LIBFMT_CHUNKINDEX_H

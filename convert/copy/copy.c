@@ -83,7 +83,7 @@ static int copy_pages(struct tdat_file *in, int buf, int idx,
 /* The writer refused a chunk as corrupt, or could not hold it decoded:
  * say where it is in the input. */
 static int bad_chunk(struct tdat_file *in, int buf, int idx, uint32_t k,
-		     uint64_t off, enum copy_chunks how,
+		     uint64_t off, enum copy_mode how,
 		     struct tdat_error *err)
 {
 	const struct tdat_buffer *b = &in->buffers[buf];
@@ -103,7 +103,7 @@ static int bad_chunk(struct tdat_file *in, int buf, int idx, uint32_t k,
 }
 
 static int put_chunk(struct tdat_file *in, int buf, int idx,
-		     struct tdat_writer *w, enum copy_chunks how,
+		     struct tdat_writer *w, enum copy_mode how,
 		     const uint8_t *data, uint32_t cs, uint32_t us, uint32_t k,
 		     uint64_t off, struct copy_progress *pr,
 		     struct tdat_error *err)
@@ -130,7 +130,7 @@ static int put_chunk(struct tdat_file *in, int buf, int idx,
  * chunk headers (u32 count, then u32 c, u32 u, data).
  */
 static int copy_chunks(struct tdat_file *in, int buf, int idx,
-		       struct tdat_writer *w, enum copy_chunks how,
+		       struct tdat_writer *w, enum copy_mode how,
 		       struct copy_progress *pr, struct tdat_error *err)
 {
 	uint64_t off = in->buffers[buf].cpus[idx].offset + 4;
@@ -211,7 +211,7 @@ static int copy_chunk_runs(struct tdat_file *in, int buf, int idx,
 }
 
 int copy_stream_data(struct tdat_file *in, int buf, int idx,
-		     struct tdat_writer *w, enum copy_chunks how,
+		     struct tdat_writer *w, enum copy_mode how,
 		     struct copy_progress *pr, struct tdat_error *err)
 {
 	int r = 1;
@@ -227,7 +227,7 @@ int copy_stream_data(struct tdat_file *in, int buf, int idx,
 }
 
 int copy_cpu_stream(struct tdat_file *in, int buf, int idx,
-		    struct tdat_writer *w, enum copy_chunks how,
+		    struct tdat_writer *w, enum copy_mode how,
 		    struct copy_progress *pr, struct tdat_error *err)
 {
 	const struct tdat_cpu *c = &in->buffers[buf].cpus[idx];

@@ -38,7 +38,7 @@ struct copy_progress {
 };
 
 /* Stored chunks the writer takes (tdat_writer_chunk_passes): */
-enum copy_chunks {
+enum copy_mode {
 	COPY_PAGES,		/* never: pages, the writer compresses */
 	COPY_CHUNKS_CHECKED,	/* each checked, decoded, by the writer */
 	COPY_CHUNKS_UNREAD,	/* not decompressed, only their headers
@@ -55,12 +55,12 @@ enum copy_chunks {
  * page is refused) and copied verbatim.  0, or -1 with err.
  */
 int copy_stream_data(struct tdat_file *in, int buf, int idx,
-		     struct tdat_writer *w, enum copy_chunks how,
+		     struct tdat_writer *w, enum copy_mode how,
 		     struct copy_progress *pr, struct tdat_error *err);
 /* The same as a CPU stream of the same id: begin_cpu .. end_cpu.  pr
  * may be NULL. */
 int copy_cpu_stream(struct tdat_file *in, int buf, int idx,
-		    struct tdat_writer *w, enum copy_chunks how,
+		    struct tdat_writer *w, enum copy_mode how,
 		    struct copy_progress *pr, struct tdat_error *err);
 
 #endif

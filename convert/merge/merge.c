@@ -16,7 +16,6 @@
  * page readers need only the header fields and the buffer table.
  */
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>

@@ -1027,6 +1027,53 @@ static void test_page_size_per_buffer(void)
 	tdat_close(m);
 }
 
+/* tdat_writer_chunk_passes of a v7 zstd file's chunks (40 KiB) into
+ * writers of w's options. */
+static int passes(struct tdat_file *f, struct tdat_write_opts w,
+		  uint32_t usize)
+{
+	struct tdat_error err;
+	struct tdat_writer *wr = tdat_writer_open(tmp("cp.dat"), f, &w, &err);
+	int r;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(wr);
+	r = tdat_writer_chunk_passes(wr, f, 0, usize);
+	tdat_writer_abort(wr);
+	return r;
+}
+
+/* One rule for a stored chunk passing unchanged: the output's codec,
+ * no level, the chunk size asked if any (convert and merge ask it). */
+static void test_chunk_passes(void)
+{
+	struct tdat_file *f = open_path(fixture("v7-zstd-markers-raw_syscalls.dat"));
+	struct tdat_file *n = open_path(fixture("v7-none-sched-irq.dat"));
+	struct tdat_write_opts z = { .version = 7, .codec = TDAT_CODEC_ZSTD,
+				     .threads = 1 };
+	struct tdat_write_opts o = z;
+
+	CU_ASSERT_EQUAL(passes(f, z, 0), 1);
+	CU_ASSERT_EQUAL(passes(f, z, 40960), 1);
+	CU_ASSERT_EQUAL(passes(f, z, 8192), 1);
+	o.chunk_size = 40960;
+	CU_ASSERT_EQUAL(passes(f, o, 0), 0);	/* not every size */
+	CU_ASSERT_EQUAL(passes(f, o, 40960), 1);
+	CU_ASSERT_EQUAL(passes(f, o, 8192), 0);
+	o = z;
+	o.level = 3;
+	CU_ASSERT_EQUAL(passes(f, o, 40960), 0);
+	o = z;
+	o.codec = TDAT_CODEC_ZLIB;
+	CU_ASSERT_EQUAL(passes(f, o, 40960), 0);
+	o = z;
+	o.version = 6;
+	o.codec = TDAT_CODEC_NONE;
+	CU_ASSERT_EQUAL(passes(f, o, 40960), 0);
+	CU_ASSERT_EQUAL(passes(n, z, 40960), 0);	/* raw pages */
+	tdat_close(f);
+	tdat_close(n);
+}
+
 /* ---- failures ---- */
 
 static void test_misuse(void)
@@ -1238,6 +1285,7 @@ void suite_write(void)
 	CU_add_test(s, "latency text", test_latency);
 	CU_add_test(s, "empty buffers", test_empty_buffers);
 	CU_add_test(s, "page size per buffer", test_page_size_per_buffer);
+	CU_add_test(s, "stored chunks passing through", test_chunk_passes);
 	CU_add_test(s, "misuse is an error", test_misuse);
 	CU_add_test(s, "corrupt chunks are not copied", test_corrupt_chunk);
 	CU_add_test(s, "write errors", test_write_error);
