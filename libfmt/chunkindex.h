@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * chunkindex.h - compressed CPU streams chunk by chunk (chunkindex.c,
- * streamtail.c, streamhead.c, chunkdec.c).
+ * streamtail.c, streamhead.c, chunkpages.c, chunkdec.c).
  *
  * For engines that copy most chunks as stored and decode only a few:
  * walking chunk headers, the first and last timestamps of a stream, and
@@ -11,6 +11,7 @@
 #define LIBFMT_CHUNKINDEX_H
 
 #include "libfmt/tracedat.h"
+#include "libfmt/bytes.h"
 
 /* ---- chunk headers of a compressed stream (chunkindex.c) ---------------- */
 
@@ -86,6 +87,38 @@ int tdat_cpu_last_ts(struct tdat_file *f, int buf, int idx, uint64_t *ts,
  * the stream cannot be opened or read on. */
 int tdat_cpu_first_ts(struct tdat_file *f, int buf, int idx, uint64_t *ts,
 		      struct tdat_error *err);
+
+/* ---- pages with the chunk behind them (chunkpages.c) ------------------ */
+
+struct tdat_chunk_decoder;	/* chunkdec.c, below */
+
+/*
+ * A compressed stream page by page, each page with the stored chunk it
+ * came from (for passing a chunk on as stored, or naming a page by its
+ * chunk).  Chunks are read as stored into the caller's buffer and
+ * decoded by the caller's decoder (both may serve many walks of one
+ * thread) into the walk's own pages, held under the memory budget.
+ */
+struct tdat_chunk_pages {
+	struct tdat_chunk_walk cw;
+	struct tdat_chunk chunk;	/* the current page's chunk */
+	const uint8_t *data;	/* its payload as stored, in the caller's
+				 * buffer until a chunk is read into it */
+	struct tdat_bytes pages;	/* its pages, decoded */
+	uint32_t page, npages;	/* the current page's index in them */
+	uint64_t seq;		/* chunks read so far */
+};
+/* Start at buffers[buf].cpus[idx] (compressed). */
+int tdat_chunk_pages_init(struct tdat_chunk_pages *p, struct tdat_file *f,
+			  int buf, int idx, struct tdat_error *err);
+/* The next page: 1 with *page, 0 after the last (the decoded pages are
+ * given back), -1 with err naming the chunk.  *stored (*cap bytes) is
+ * grown as needed; free it. */
+int tdat_chunk_pages_next(struct tdat_chunk_pages *p,
+			  struct tdat_chunk_decoder *dec, uint8_t **stored,
+			  size_t *cap, const uint8_t **page,
+			  struct tdat_error *err);
+void tdat_chunk_pages_free(struct tdat_chunk_pages *p);
 
 /* ---- decompressing single chunks (chunkdec.c) --------------------------- */
 

@@ -60,17 +60,18 @@ static int put_stored_chunk(struct cpu_merge *c, struct head *h,
 	int r;
 
 	c->run_h = NULL;
-	if (!tdat_writer_chunk_passes(c->w, h->f, h->s->buf, h->usize))
+	if (!tdat_writer_chunk_passes(c->w, h->f, h->s->buf,
+				      h->cp.chunk.usize))
 		return 0;	/* the pages stay: the writer rechunks */
 	c->nbatch = c->run_start;
 	if (batch_flush(c, err))
 		return -1;
 	/* decoded already (its events were read): not checked again */
-	r = tdat_writer_put_chunk_stored(c->w, h->cdata, h->csize, h->usize,
-					 err);
+	r = tdat_writer_put_chunk_stored(c->w, h->cp.data, h->cp.chunk.csize,
+					 h->cp.chunk.usize, err);
 	if (r == -2)
 		return streams_bad_page(c, h, "chunk is corrupt (its sizes or"
-				     " frame header are not sane)", err);
+					" frame header are not sane)", err);
 	if (r)
 		return -1;
 	c->m->st->chunks_copied++;
@@ -103,22 +104,24 @@ static int put_whole(struct cpu_merge *c, struct head *h,
 
 	if (pend_flush(c, err))
 		return -1;
-	if (h->chunked && h->pg == 0) {
-		if (c->nbatch + h->npg > BATCH_PAGES && batch_flush(c, err))
+	if (h->chunked && h->cp.page == 0) {
+		if (c->nbatch + h->cp.npages > BATCH_PAGES &&
+		    batch_flush(c, err))
 			return -1;
 		c->run_h = h;
-		c->run_seq = h->seq;
+		c->run_seq = h->cp.seq;
 		c->run_start = c->nbatch;
 		c->run_pages = 0;
 	}
-	if (c->run_h != h || c->run_seq != h->seq || c->run_pages != h->pg)
+	if (c->run_h != h || c->run_seq != h->cp.seq ||
+	    c->run_pages != h->cp.page)
 		c->run_h = NULL;
 	p = slot(c, err);
 	if (!p)
 		return -1;
 	memcpy(p, h->page, c->ps);
 	c->m->st->pages_copied++;
-	if (c->run_h == h && ++c->run_pages == h->npg)
+	if (c->run_h == h && ++c->run_pages == h->cp.npages)
 		return put_stored_chunk(c, h, err);
 	return 0;
 }
@@ -458,7 +461,7 @@ static void cpu_merge_free(struct cpu_merge *c)
 	int i;
 
 	for (i = 0; i < c->nh; i++) {
-		if (c->h[i].r)
+		if (c->h[i].f && !c->h[i].done)
 			c->m->in[c->h[i].s->input].busy = 0;
 		streams_free(&c->h[i]);
 	}

@@ -28,6 +28,7 @@
 #include "libfmt/stored.h"
 #include "libfmt/bytes.h"
 #include "libfmt/pagecut.h"
+#include "libfmt/chunkindex.h"
 
 /* One input's CPU stream feeding an output CPU stream. */
 struct merge_stream {
@@ -175,15 +176,12 @@ struct head {
 	uint32_t dropped;	/* repeats dropped from the page */
 	int twin;		/* its page is the front's, at the same point */
 	int done;
-	/* chunk mode: stored chunks read as they are, then decoded */
+	/* chunk mode: pages with their stored chunk (no reader r) */
 	int chunked;
+	struct tdat_chunk_pages cp;
 	struct tdat_chunk_decoder *dec;
-	const uint8_t *cdata;
-	uint32_t csize, usize;
-	struct tdat_bytes ubuf;	/* the chunk decoded (scratch) */
-	uint32_t pg, npg;	/* page in the chunk, pages in the chunk */
-	uint64_t seq;		/* chunks read */
-	uint64_t coff;		/* file offset of the next chunk */
+	uint8_t *stored;	/* the chunk as stored (cp.data) */
+	size_t cap;
 };
 
 struct repeats;

@@ -7,8 +7,9 @@
  * timestamps, payloads and offsets are listed once when the page is
  * read, so the merge can compare, skip and copy them by index.  When the
  * writer takes the input's chunks as they are stored, a compressed
- * stream is read chunk by chunk and decoded here, so that a chunk whose
- * pages all go out whole can be written as it was stored (merge_cpu.c).
+ * stream is read with each page's stored chunk beside it (libfmt's
+ * tdat_chunk_pages), so that a chunk whose pages all go out whole can be
+ * written as it was stored (merge_cpu.c).
  * A stream is closed as soon as it ends, to keep the inputs' file
  * descriptors bounded.
  */
@@ -40,35 +41,13 @@ static void head_close(struct cpu_merge *c, struct head *h)
 }
 
 /* The next page of a stream in chunk mode: 1, 0 at the end, -1. */
-static int next_chunk_page(struct cpu_merge *c, struct head *h,
-			   struct tdat_error *err)
+static int next_chunk_page(struct head *h, struct tdat_error *err)
 {
-	int got;
+	int got = tdat_chunk_pages_next(&h->cp, h->dec, &h->stored, &h->cap,
+					&h->page, err);
 
-	if (h->pg + 1 < h->npg) {
-		h->pg++;
-		h->page = h->ubuf.data + (size_t)h->pg * c->ps;
-		return 1;
-	}
-	got = tdat_cpu_next_chunk(h->r, &h->cdata, &h->csize, &h->usize, err);
-	if (got <= 0)
-		return got;
-	h->off = h->coff;
-	h->coff += 8 + (uint64_t)h->csize;
-	if (!h->usize || h->usize % c->ps)
-		return streams_bad_page(c, h, "chunk does not hold whole pages",
-				     err);
-	if (tdat_bytes_reserve_held(&h->ubuf, h->usize))
-		return tdat_budget_fail(err, h->f->path, h->off, "chunk",
-					h->usize);
-	if (tdat_chunk_decode(h->dec, h->cdata, h->csize, h->ubuf.data,
-			      h->usize, h->off, err))
-		return -1;
-	h->seq++;
-	h->pg = 0;
-	h->npg = h->usize / c->ps;
-	h->page = h->ubuf.data;
-	return 1;
+	h->off = h->cp.chunk.offset;
+	return got;
 }
 
 /* The page left: its repeats counted in the stats. */
@@ -92,19 +71,20 @@ static int list_events(struct cpu_merge *c, struct head *h,
 	int got;
 
 	if (tdat_page_iter_init(&it, h->f, h->page, c->ps))
-		return streams_bad_page(c, h, "page commit is larger than the"
-				     " page", err);
+		return streams_bad_page(c, h, "page commit is larger than"
+					" the page", err);
 	while ((got = tdat_page_iter_next(&it, &ev)) == 1) {
 		h->ts[h->nev] = ev.ts;
 		h->data[h->nev] = ev.data;
 		h->ioff[h->nev] = ev.offset;
 		h->size[h->nev++] = ev.size;
 		if (h->nev > 1 && ev.ts < h->ts[h->nev - 2])
-			return streams_bad_page(c, h, "timestamps go backwards",
-					     err);
+			return streams_bad_page(c, h, "timestamps go"
+						" backwards", err);
 	}
 	if (got < 0)
-		return streams_bad_page(c, h, "an event runs past the page", err);
+		return streams_bad_page(c, h, "an event runs past the page",
+					err);
 	return 0;
 }
 
@@ -113,7 +93,7 @@ int streams_next(struct cpu_merge *c, struct head *h, struct tdat_error *err)
 	int got;
 
 	page_done(c, h);
-	got = h->chunked ? next_chunk_page(c, h, err) :
+	got = h->chunked ? next_chunk_page(h, err) :
 			   tdat_cpu_next_page(h->r, &h->page, &h->off, err);
 	if (got <= 0) {
 		/* a piece that ends inside a timestamp's events (it had
@@ -148,19 +128,17 @@ int streams_open(struct cpu_merge *c, struct head *h, struct merge_stream *s,
 	if (!h->f)
 		return -1;
 	c->m->in[s->input].busy = 1;
-	h->r = tdat_cpu_open(h->f, s->buf, s->idx, err);
-	if (!h->r) {
-		c->m->in[s->input].busy = 0;
-		return -1;
-	}
-	if (tdat_writer_chunk_passes(c->w, h->f, s->buf,
-				     tdat_writer_chunk_size(c->w, s->out_buf))) {
+	h->chunked = tdat_writer_chunk_passes(c->w, h->f, s->buf,
+			tdat_writer_chunk_size(c->w, s->out_buf));
+	if (h->chunked) {
 		h->dec = tdat_chunk_decoder_new(h->f);
 		if (!h->dec)
 			return tdat_fail_nooff(err, h->f->path,
 					       "out of memory");
-		h->chunked = 1;
-		h->coff = h->f->buffers[s->buf].cpus[s->idx].offset + 4;
+		if (tdat_chunk_pages_init(&h->cp, h->f, s->buf, s->idx, err))
+			return -1;
+	} else if (!(h->r = tdat_cpu_open(h->f, s->buf, s->idx, err))) {
+		return -1;
 	}
 	return streams_next(c, h, err);
 }
@@ -169,7 +147,8 @@ void streams_free(struct head *h)
 {
 	tdat_cpu_close(h->r);
 	tdat_chunk_decoder_free(h->dec);
-	tdat_bytes_free(&h->ubuf);
+	tdat_chunk_pages_free(&h->cp);
+	free(h->stored);
 	free(h->ts);
 	free(h->data);
 	free(h->size);

@@ -384,7 +384,7 @@ static int walker_start(struct tdat_file *in, const struct split_opts *o,
 	r = plan_stream(in, o, w, err);
 	tdat_cpu_close(w->r);
 	w->r = NULL;
-	tdat_bytes_free(&w->chunk);
+	tdat_chunk_pages_free(&w->cp);
 	return r;
 }
 
@@ -422,7 +422,7 @@ int split_plan(struct tdat_file *in, const struct split_opts *o,
 out:
 	for (i = 0; w && i < p->nstreams; i++) {
 		tdat_cpu_close(w[i].r);
-		tdat_bytes_free(&w[i].chunk);
+		tdat_chunk_pages_free(&w[i].cp);
 		free(w[i].starts);
 	}
 	tdat_chunk_decoder_free(sh.dec);

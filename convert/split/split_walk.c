@@ -20,7 +20,8 @@ int split_walk_open(struct walker *w, struct tdat_error *err)
 	w->r = NULL;
 	if (b->compressed) {
 		w->compressed = 1;
-		return tdat_chunk_walk_init(&w->cw, w->in, w->buf, w->idx, err);
+		return tdat_chunk_pages_init(&w->cp, w->in, w->buf, w->idx,
+					     err);
 	}
 	w->raw_pages = save.size / w->page_size;
 	if (w->raw_next >= w->raw_pages && save.size % w->page_size == 0)
@@ -39,30 +40,6 @@ int split_walk_open(struct walker *w, struct tdat_error *err)
 	return w->r ? 0 : -1;
 }
 
-/* Decode w's next chunk into its own buffer: 1, 0 at the end, -1. */
-static int next_chunk(struct walker *w, struct tdat_error *err)
-{
-	struct walk_shared *sh = w->sh;
-	struct tdat_chunk c;
-	int got = tdat_chunk_walk_read(&w->cw, &c, &sh->cbuf, &sh->ccap, err);
-
-	if (got <= 0) {
-		tdat_bytes_free(&w->chunk);	/* done: give the memory back */
-		return got;
-	}
-	if (tdat_bytes_reserve_held(&w->chunk, c.usize))
-		return tdat_budget_fail(err, w->in->path, c.offset, "chunk",
-					c.usize);
-	if (tdat_chunk_decode(sh->dec, sh->cbuf, c.csize, w->chunk.data,
-			      c.usize, c.offset, err))
-		return -1;
-	w->upos += w->clen;
-	w->coff = c.offset;
-	w->clen = c.usize;
-	w->cpos = 0;
-	return 1;
-}
-
 /* w's next page: 1 with it and its file offset (a compressed stream's:
  * its chunk's), 0 at the end, -1 on error. */
 static int walk_page(struct walker *w, const uint8_t **page, uint64_t *off,
@@ -71,13 +48,10 @@ static int walk_page(struct walker *w, const uint8_t **page, uint64_t *off,
 	int got;
 
 	if (w->compressed) {
-		while (w->cpos >= w->clen)
-			if ((got = next_chunk(w, err)) <= 0)
-				return got;
-		*page = w->chunk.data + w->cpos;
-		*off = w->coff;
-		w->cpos += w->page_size;
-		return 1;
+		got = tdat_chunk_pages_next(&w->cp, w->sh->dec, &w->sh->cbuf,
+					    &w->sh->ccap, page, err);
+		*off = w->cp.chunk.offset;
+		return got;
 	}
 	got = w->r ? tdat_cpu_next_page(w->r, page, off, err) : 0;
 	while (got == 0 && w->r) {
@@ -99,7 +73,7 @@ static int bad_page(const struct walker *w, const char *what, uint32_t pos,
 		return tdat_fail(err, w->in->path, w->page_off, "buffer \"%s\""
 				 " CPU %d: %s (byte %u of page %u of the"
 				 " chunk here)", b->name, b->cpus[w->idx].cpu,
-				 what, pos, w->cpos / w->page_size - 1);
+				 what, pos, w->cp.page);
 	return tdat_fail(err, w->in->path, w->page_off + pos, "buffer \"%s\""
 			 " CPU %d: %s", b->name, b->cpus[w->idx].cpu, what);
 }

@@ -37,14 +37,10 @@ struct walker {
 	struct tdat_file *in;
 	int buf, idx;
 	uint64_t raw_next, raw_pages;	/* next page to open at, total */
-	/* compressed streams: the decoded chunk and the header walk (a
+	/* compressed streams: the decoded chunk, and the header walk (a
 	 * position, no buffer) to the next one */
 	int compressed;
-	struct tdat_chunk_walk cw;
-	struct tdat_bytes chunk;	/* decoded (scratch) */
-	uint32_t clen, cpos;	/* decoded bytes, next page in them */
-	uint64_t upos;		/* stream byte of chunk[0] */
-	uint64_t coff;		/* file offset of the chunk */
+	struct tdat_chunk_pages cp;
 	uint64_t page_off;	/* of the page in the file, or of its chunk */
 	int done;
 	struct tdat_event cur;	/* the next event, when !done */
