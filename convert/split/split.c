@@ -155,9 +155,8 @@ static int stream_chunks(struct batch *b, struct tdat_error *err)
 		if (pos_le(b->pos[b->k1], (struct split_pos){ pg, 0 }))
 			break;	/* past the batch */
 		k = chunk_piece(b, pg, pg + n, &skip);
-		/* only chunks the writer would make itself pass through */
-		if (k >= 0 && us <= tdat_writer_chunk_size(b->w[k - b->k0],
-							   s->out_buf)) {
+		if (k >= 0 && tdat_writer_chunk_passes(b->w[k - b->k0], b->in,
+						       s->in_buf, us)) {
 			if (flush_run(b, err))
 				goto out;
 			got = tdat_writer_put_chunk(b->w[k - b->k0], data, cs,
@@ -395,9 +394,10 @@ static int run_batch(struct tdat_file *in, const struct split_opts *o,
 			return -1;
 	}
 	for (ob = 0, s = 0; !r && ob < o->nbuffers; ob++) {
-		const struct tdat_buffer *tb = &in->buffers[o->buffers[ob].in_buf];
-		int chunks = tb->compressed && o->version == 7 &&
-			     o->codec == in->codec;
+		int ib = o->buffers[ob].in_buf;
+		const struct tdat_buffer *tb = &in->buffers[ib];
+		int chunks = tdat_writer_chunk_passes(b->w[0], in, ib,
+				tdat_writer_chunk_size(b->w[0], ob));
 
 		if (tb->latency) {
 			r = write_latency(b, o, ob, err);

@@ -185,6 +185,15 @@ same=$(comm -12 in.ch p2.ch | wc -l)
 [ "$same" -gt 0 ] && [ "$same" -ge $(($(wc -l <p2.ch) - 4)) ] ||
 	fail "piece 2: only $same of $(wc -l <p2.ch) chunks copied as stored"
 
+step "chunks bigger than the writer's own (convert --chunk-size 160K) pass too: one rule with convert and merge"
+expect_exit 0 $TDAT convert -q -i "$in" --chunk-size 160K -o big.dat
+split_ok zb -i big.dat -o zb/p -p 120 -r
+"$TOOLS/tdat-digest" --chunks big.dat | sort >in.ch
+"$TOOLS/tdat-digest" --chunks zb/p.0001 | sort >p1.ch
+assert_grep ' [0-9]+/163840 ' p1.ch
+[ "$(comm -12 in.ch p1.ch | wc -l)" -ge 2 ] ||
+	fail "piece 1: its 160K chunks were not copied as stored"
+
 step "big-endian, 32-bit-kernel pages (mkvariant) cut right"
 "$TOOLS/mkvariant" --big-endian --long4 "$FIX/v6-sched-irq.dat" be4.dat >/dev/null 2>&1 ||
 	fail "mkvariant"
