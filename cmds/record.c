@@ -74,6 +74,11 @@ static const char usage[] =
 "                      500000, or until a tenth of a ring buffer is full)\n"
 "  --poll              readers never wait in the kernel (no wakeups; they\n"
 "                      look every -s USECS)\n"
+"  --flush-interval SECS  put what was read on disk (fdatasync) this often,\n"
+"                      so that a panic or a power cut loses only the last\n"
+"                      SECS or so (default 1; 0: leave it to the kernel's\n"
+"                      writeback, half a minute or more); readers then\n"
+"                      sleep at most SECS/2\n"
 "  -r PRIO             readers run SCHED_FIFO at PRIO (1-99)\n"
 "  --subbuf-size KB    ring buffer sub-buffer size, where the kernel has it\n"
 "  --cmdlines-size N   saved_cmdlines_size while recording\n"
@@ -113,6 +118,7 @@ enum {
 	OPT_USER,
 	OPT_CMDLINES_SIZE,
 	OPT_POLL,
+	OPT_FLUSH_INTERVAL,
 	OPT_STDERR,
 	OPT_VERBOSE,
 	/* trace-cmd's, not implemented */
@@ -145,6 +151,7 @@ static const struct option longopts[] = {
 	{ "user", required_argument, NULL, OPT_USER },
 	{ "cmdlines-size", required_argument, NULL, OPT_CMDLINES_SIZE },
 	{ "poll", no_argument, NULL, OPT_POLL },
+	{ "flush-interval", required_argument, NULL, OPT_FLUSH_INTERVAL },
 	{ "stderr", no_argument, NULL, OPT_STDERR },
 	{ "verbose", optional_argument, NULL, OPT_VERBOSE },
 	{ "temp", required_argument, NULL, OPT_TEMP },
@@ -329,7 +336,8 @@ static int buffer_option(int c, const char *arg, struct record_opts *o,
 	return rarg_words_add(w, arg) ? oom(ps) : 0;
 }
 
-/* -C, -b, -m, -M, -o, -s, -r, --subbuf-size, --cmdlines-size. */
+/* -C, -b, -m, -M, -o, -s, -r, --flush-interval, --subbuf-size,
+ * --cmdlines-size. */
 static int setting_option(int c, const char *arg, struct record_opts *o,
 			  struct parse_state *ps)
 {
@@ -362,6 +370,11 @@ static int setting_option(int c, const char *arg, struct record_opts *o,
 		if (rarg_long(arg, 0, 60000000, &o->sleep_us))
 			return bad(ps, "-s %s: not a number of microseconds"
 				   " (at most 60 s)", arg);
+		return 0;
+	case OPT_FLUSH_INTERVAL:
+		if (rarg_seconds(arg, 3600000, &o->flush_ms))
+			return bad(ps, "--flush-interval %s: not a number of"
+				   " seconds (at most 3600, 0: off)", arg);
 		return 0;
 	case 'r':
 		if (rarg_long(arg, 1, 99, &v))
@@ -443,7 +456,7 @@ static int one_option(int c, const char *arg, struct record_opts *o,
 	if (is_one_of(c, "pOTPlngc") || c == OPT_MAX_GRAPH_DEPTH)
 		return buffer_option(c, arg, o, ps);
 	if (is_one_of(c, "CbmMosr") || c == OPT_SUBBUF ||
-	    c == OPT_CMDLINES_SIZE)
+	    c == OPT_CMDLINES_SIZE || c == OPT_FLUSH_INTERVAL)
 		return setting_option(c, arg, o, ps);
 	r = global_option(c, arg, o, ps);
 	if (r <= 0)
@@ -529,6 +542,7 @@ int record_opts_parse(int argc, char **argv, struct record_opts *o,
 	o->version = 7;
 	o->codec = TDAT_CODEC_ZSTD;
 	o->sleep_us = -1;
+	o->flush_ms = REC_FLUSH_MS;
 	if (!rarg_add_buffer(o, ""))
 		return oom(&ps);
 	optind = 0;

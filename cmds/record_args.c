@@ -19,6 +19,25 @@ int rarg_long(const char *s, long min, long max, long *v)
 	return 0;
 }
 
+int rarg_seconds(const char *s, long max_ms, long *ms)
+{
+	long whole = 0, frac = 0, scale = 100;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((whole = whole * 10 + (*p - '0')) > max_ms / 1000)
+			return -1;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9' && scale; p++, scale /= 10)
+			frac += (*p - '0') * scale;
+	if (*p || p[-1] == '.' || whole * 1000 + frac > max_ms)
+		return -1;
+	*ms = whole * 1000 + frac;
+	return 0;
+}
+
 int rarg_kb(const char *s, long *v)
 {
 	return rarg_long(s, 1, 64L << 20, v);

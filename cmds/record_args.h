@@ -14,6 +14,9 @@
 int rarg_kb(const char *s, long *v);
 /* A decimal number in [min, max]. */
 int rarg_long(const char *s, long min, long max, long *v);
+/* Seconds with at most three decimals ("1", "0.25") in [0, max_ms]
+ * milliseconds: *ms. */
+int rarg_seconds(const char *s, long max_ms, long *ms);
 /* A number as strtoll reads it with base 0 (trace-cmd's --ts-offset). */
 int rarg_offset(const char *s);
 int rarg_cpumask(const char *s);

@@ -5,9 +5,10 @@
  *
  * A reader sleeps in poll(), which the kernel wakes once buffer_percent
  * of the ring buffer is full (tracefs_setup.c sets it), or after
- * FLUSH_MS (-s) at the latest, so that pages reach the disk soon even
- * when events are rare (what a crash leaves is then recent).  With
- * --poll the kernel never wakes a reader: it looks every -s.
+ * REC_READER_SLEEP_US (-s, or half --flush-interval) at the latest, so
+ * that pages reach the file soon even when events are rare (syncer.c
+ * then puts them on disk: what a crash leaves is recent).  With --poll
+ * the kernel never wakes a reader: it looks every -s.
  *
  * Pages come out through readv(), a page per iovec, into a batch that
  * one pwrite() puts in the file.  Not splice: for every page it moves,
@@ -41,7 +42,6 @@
 #include <unistd.h>
 #include "convert/record/record_internal.h"
 
-#define FLUSH_MS 500
 #define BATCH_PAGES 64
 /* Readers use little CPU but must run soon after they wake, or the
  * kernel overwrites pages on a busy machine: a higher weight (when
@@ -333,7 +333,7 @@ struct readers *readers_start(const struct reader_spec *specs, int n,
 			      const struct reader_opts *ro,
 			      struct tdat_error *err)
 {
-	long us = ro->sleep_us < 0 ? FLUSH_MS * 1000L : ro->sleep_us;
+	long us = ro->sleep_us < 0 ? REC_READER_SLEEP_US : ro->sleep_us;
 	struct readers *r = calloc(1, sizeof(*r));
 	int i, e;
 

@@ -54,6 +54,9 @@
 
 #include "libfmt/tracedat.h"
 
+/* --flush-interval's default: a second. */
+#define REC_FLUSH_MS 1000
+
 /* A list of words: -O options, -l functions, -R triggers... */
 struct rec_words {
 	int n;
@@ -109,6 +112,7 @@ struct record_opts {
 	int ignore_missing;	/* -i: warn about missing events */
 	int keep;		/* -k: leave the tracing state on at the end */
 	long sleep_us;		/* -s: longest reader sleep, -1: default */
+	long flush_ms;		/* --flush-interval, 0: off */
 	int date;		/* --date: a DATE option */
 	char *ts_offset;	/* --ts-offset: an OFFSET option, as given */
 	int func_stack;		/* --func-stack */

@@ -15,6 +15,8 @@
  *   date.c          --date: the trace clock against the wall clock
  *   readers.c       one thread per CPU stream: trace_pipe_raw -> read ->
  *                   OUT.rec/FILE (readers_*)
+ *   syncer.c        --flush-interval: those files put on disk as they
+ *                   grow (syncer_*)
  *   recdir.c        OUT.rec/: manifest, head.dat, removal (recdir_*)
  *
  * Errors are values as in libfmt: -1 and a struct tdat_error.
@@ -158,6 +160,9 @@ struct reader_spec {
  * only the newest max_bytes (whole pages) of each file.  When a reader
  * fails it records the error and sends SIGUSR1 to the process.
  */
+/* The readers' longest sleep unless -s says: half a second. */
+#define REC_READER_SLEEP_US 500000L
+
 /* How the readers wait: sleep_us the longest sleep (-1: the default),
  * poll: never in the kernel's wait (--poll), rt_prio: SCHED_FIFO (-r). */
 struct reader_opts {
@@ -179,6 +184,18 @@ void readers_free(struct readers *r);
 
 /* 1 if some file could not be cut to -m's limit (file system). */
 int readers_limit_failed(const struct readers *r);
+
+/* ---- syncer.c: the readers' files put on disk as they grow ---- */
+
+struct syncer;
+/* Sync dir once, then every reader's file each interval_ms / 2 until
+ * stopped.  A failed sync is kept and SIGUSR1 sent to the process. */
+struct syncer *syncer_start(const char *dir, const struct reader_spec *specs,
+			    int n, long interval_ms, struct tdat_error *err);
+/* Join and free (s may be NULL).  *unsupported (if not NULL) is 1 when
+ * the file system could not sync: the thread stopped at the first try.
+ * -1 with the error when a sync failed. */
+int syncer_stop(struct syncer *s, int *unsupported, struct tdat_error *err);
 
 /* ---- streams.c: the streams and manifest of OUT.rec/ ---- */
 
@@ -235,6 +252,7 @@ struct rec_session {
 	int ncpus;
 	struct rec_streams st;	/* the recorded buffers' streams */
 	struct readers *rd;
+	struct syncer *sync;	/* --flush-interval, or NULL */
 	int tracing;
 	int latency;		/* a latency tracer: the "trace" text */
 };

@@ -112,6 +112,19 @@ static void free_session(struct rec_session *s)
 	s->meta = NULL;
 }
 
+/* The syncer first: its files are its own, the readers' end with them. */
+static int stop_syncer(struct rec_session *s, struct tdat_error *err)
+{
+	int unsupported = 0, r = syncer_stop(s->sync, &unsupported, err);
+
+	s->sync = NULL;
+	if (unsupported)
+		warn_line("--flush-interval: this file system cannot put files"
+			  " on disk on demand (fdatasync); the recording was"
+			  " left to its writeback");
+	return r;
+}
+
 /* Undo a start that failed part way: everything goes back, -k or not. */
 static void abort_start(struct rec_session *s)
 {
@@ -119,6 +132,7 @@ static void abort_start(struct rec_session *s)
 
 	if (s->tracing)
 		rec_tracing_on(&s->t, s->o, 0, &e);
+	stop_syncer(s, &e);
 	if (s->rd)
 		readers_stop(s->rd, &e);
 	rec_tracefs_restore(&s->t, 0, warn_line);
@@ -127,17 +141,36 @@ static void abort_start(struct rec_session *s)
 	free_session(s);
 }
 
+/* Readers wake at least every half --flush-interval: the page the
+ * kernel is filling is then in the file by the syncer's next round. */
+static long reader_sleep(const struct record_opts *o)
+{
+	long half = o->flush_ms * 500L;	/* microseconds */
+
+	if (o->flush_ms <= 0 || (o->sleep_us >= 0 && o->sleep_us <= half))
+		return o->sleep_us;
+	if (o->sleep_us < 0 && half >= REC_READER_SLEEP_US)
+		return -1;	/* the default is soon enough */
+	return half;
+}
+
 static int start_readers(struct rec_session *s, struct tdat_error *err)
 {
 	const struct record_opts *o = s->o;
-	struct reader_opts ro = { (uint64_t)o->max_kb << 10, o->sleep_us,
+	struct reader_opts ro = { (uint64_t)o->max_kb << 10, reader_sleep(o),
 				  o->poll, o->rt_prio, s->meta };
 
 	if (!s->st.n)
 		return 0;
 	s->rd = readers_start(s->st.specs, s->st.n, &ro, err);
-	return s->rd ? 0 : -1;
+	if (!s->rd)
+		return -1;
+	if (o->flush_ms > 0)
+		s->sync = syncer_start(s->recdir, s->st.specs, s->st.n,
+				       o->flush_ms, err);
+	return o->flush_ms > 0 && !s->sync ? -1 : 0;
 }
+
 
 int rec_session_start(struct rec_session *s, const struct record_opts *o,
 		      int follow_pid, struct tdat_error *err)
@@ -281,6 +314,11 @@ int rec_session_stop(struct rec_session *s, uint64_t *lost,
 		*err = e;
 	}
 	s->tracing = 0;
+	if (stop_syncer(s, &e)) {
+		if (!r)
+			*err = e;
+		r = -1;
+	}
 	if ((s->rd && readers_stop(s->rd, &e)) ||
 	    (s->latency && save_latency(s, &e))) {
 		if (!r)

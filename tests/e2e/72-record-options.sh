@@ -233,6 +233,48 @@ else
 fi
 assert_tracefs_same "after -s"
 
+step "--flush-interval: the readers' files go on disk while recording"
+if command -v strace >/dev/null; then
+	nolsan=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	# syncs PREFIX STRACE: fdatasync calls per file of PREFIX.rec/
+	syncs() {
+		grep -o "fdatasync([0-9]*<[^>]*$1\.rec/[^>]*>" "$2" |
+			sed 's/.*\///; s/>$//' | sort | uniq -c
+	}
+	ASAN_OPTIONS=$nolsan strace -f -y -e trace=fdatasync,fsync,ppoll \
+		-o f1.st $TDAT record -q -e sched:sched_switch -o f1.dat sleep 2 ||
+		fail "record under strace failed"
+	ASAN_OPTIONS=$nolsan strace -f -y -e trace=fdatasync,fsync,ppoll \
+		-o f2.st $TDAT record -q --flush-interval 0.2 \
+		-e sched:sched_switch -o f2.dat sleep 2 ||
+		fail "record --flush-interval 0.2 under strace failed"
+	ASAN_OPTIONS=$nolsan strace -f -y -e trace=fdatasync -o f0.st \
+		$TDAT record -q --flush-interval 0 -e sched:sched_switch \
+		-o f0.dat sleep 1 || fail "record --flush-interval 0 failed"
+	ncpu=$(ls -d "$T"/per_cpu/cpu* | wc -l)
+	# every CPU's file synced every half second (default 1 s), or every
+	# 0.1 s; none with 0
+	assert_eq "$ncpu" "$(syncs f1.dat f1.st | awk '$1 >= 2' | wc -l)" \
+		"files synced at least twice in 2 s (default)"
+	assert_eq "$ncpu" "$(syncs f2.dat f2.st | awk '$1 >= 10' | wc -l)" \
+		"files synced at least 10 times in 2 s (--flush-interval 0.2)"
+	[ -z "$(syncs f0.dat f0.st)" ] || fail "--flush-interval 0 synced: $(syncs f0.dat f0.st)"
+	# the readers look every 0.1 s for a sync every 0.2 s
+	grep -q "ppoll(\[{fd=[0-9]*<[^>]*trace_pipe_raw>.*tv_nsec=100000000}" f2.st ||
+		fail "--flush-interval 0.2: no reader sleeps 0.1 s"
+	for f in f1 f2 f0; do
+		assert_eq "$(trace-cmd report -i $f.dat 2>/dev/null | grep -c sched_switch)" \
+			"$($TDAT report -i $f.dat | grep -c sched_switch)" "$f.dat as trace-cmd reports it"
+	done
+	expect_exit 2 $TDAT record --flush-interval 1.5x -o x.dat true
+	assert_grep "^tdat record: --flush-interval 1.5x: not a number of seconds" "$ERR"
+	expect_exit 2 $TDAT record --flush-interval 3601 -o x.dat true
+	assert_file_absent x.dat.rec
+else
+	echo "(no strace: --flush-interval not checked)"
+fi
+assert_tracefs_same "after --flush-interval"
+
 step "record's own threads are left out of the events, as trace-cmd's are; --no-filter keeps them"
 # Run as "selfrec" (a link to tdat: the applet is the first argument),
 # so that its threads have a name no other process on the machine has.

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * syncer.c - puts what the readers wrote on disk as the recording goes
+ * (--flush-interval), so that a machine that dies while recording (a
+ * panic, a power cut) leaves every event older than about the interval.
+ *
+ * The readers only pwrite(): their files live in the page cache, which
+ * the kernel writes back after half a minute or so, and a dead machine
+ * takes that with it.  A thread of its own calls fdatasync() on every
+ * reader's file each half interval (the readers wake at least as often,
+ * taking the page the kernel is filling), so the readers never wait on
+ * the disk; the directory is synced once first, for the files' names.
+ * A clean file costs the kernel next to nothing to sync.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "convert/record/record_internal.h"
+
+struct syncer {
+	int n;
+	int *fds;		/* the readers' files, opened again here */
+	const struct reader_spec *specs;
+	int stop[2];		/* written once: the thread ends */
+	struct timespec tick;	/* half the interval */
+	pthread_t thread;
+	int started;
+	int unsupported;	/* the file system cannot sync: stopped */
+	int failed;
+	struct tdat_error err;
+};
+
+/* One round over every file: 0, or -1 with the error kept. */
+static int sync_round(struct syncer *s)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		if (!fdatasync(s->fds[i]))
+			continue;
+		if (errno == EINVAL || errno == EROFS) {
+			s->unsupported = 1;	/* no sync here, ever */
+			return 0;
+		}
+		return tdat_errorf(&s->err, "%s: cannot put on disk: %s",
+				   s->specs[i].path, strerror(errno));
+	}
+	return 0;
+}
+
+static void *syncer_main(void *arg)
+{
+	struct syncer *s = arg;
+	struct pollfd p = { s->stop[0], POLLIN, 0 };
+	int r;
+
+	while (!s->unsupported) {
+		r = ppoll(&p, 1, &s->tick, NULL);
+		if (r > 0)
+			return NULL;	/* stopped: record writes OUT itself */
+		if (r < 0 && errno != EINTR) {
+			tdat_errorf(&s->err, "syncer: poll: %s",
+				    strerror(errno));
+			break;
+		}
+		if (sync_round(s))
+			break;
+	}
+	if (s->unsupported)
+		return NULL;
+	s->failed = 1;
+	kill(getpid(), SIGUSR1);	/* the main thread stops the recording */
+	return NULL;
+}
+
+/* The directory's entries (the readers' files were just made in it). */
+static int sync_dir(const char *dir, struct tdat_error *err)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), e = 0;
+
+	if (fd < 0)
+		return tdat_errorf(err, "%s: cannot open: %s", dir,
+				   strerror(errno));
+	if (fsync(fd) && errno != EINVAL && errno != EROFS)
+		e = errno;
+	close(fd);
+	return e ? tdat_errorf(err, "%s: cannot put on disk: %s", dir,
+			       strerror(e)) : 0;
+}
+
+static int open_files(struct syncer *s, struct tdat_error *err)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		s->fds[i] = open(s->specs[i].path, O_RDONLY | O_NOFOLLOW |
+				 O_CLOEXEC);
+		if (s->fds[i] < 0)
+			return tdat_errorf(err, "%s: cannot open: %s",
+					   s->specs[i].path, strerror(errno));
+	}
+	return 0;
+}
+
+struct syncer *syncer_start(const char *dir, const struct reader_spec *specs,
+			    int n, long interval_ms, struct tdat_error *err)
+{
+	struct syncer *s = calloc(1, sizeof(*s));
+	long half = interval_ms / 2 > 0 ? interval_ms / 2 : 1;
+	int i, e;
+
+	if (!s || !(s->fds = malloc((n ? (size_t)n : 1) * sizeof(int)))) {
+		free(s);
+		tdat_errorf(err, "out of memory");
+		return NULL;
+	}
+	s->n = n;
+	s->specs = specs;
+	s->stop[0] = s->stop[1] = -1;
+	for (i = 0; i < n; i++)
+		s->fds[i] = -1;
+	s->tick.tv_sec = half / 1000;
+	s->tick.tv_nsec = half % 1000 * 1000000;
+	if (sync_dir(dir, err) || open_files(s, err))
+		goto fail;
+	if (pipe2(s->stop, O_CLOEXEC)) {
+		tdat_errorf(err, "pipe: %s", strerror(errno));
+		goto fail;
+	}
+	e = pthread_create(&s->thread, NULL, syncer_main, s);
+	if (e) {
+		tdat_errorf(err, "cannot start the syncer thread: %s",
+			    strerror(e));
+		goto fail;
+	}
+	s->started = 1;
+	return s;
+fail:
+	syncer_stop(s, NULL, &(struct tdat_error){ 0 });
+	return NULL;
+}
+
+int syncer_stop(struct syncer *s, int *unsupported, struct tdat_error *err)
+{
+	int i, r = 0;
+
+	if (!s)
+		return 0;
+	if (unsupported)
+		*unsupported = s->unsupported;
+	if (s->started) {
+		/* one byte nobody reads: the poll sees it */
+		if (write(s->stop[1], "x", 1) != 1)
+			tdat_errorf(err, "syncer: stop pipe: %s",
+				    strerror(errno));
+		pthread_join(s->thread, NULL);
+	}
+	if (s->failed) {
+		*err = s->err;
+		r = -1;
+	}
+	for (i = 0; i < s->n; i++)
+		if (s->fds[i] >= 0)
+			close(s->fds[i]);
+	if (s->stop[0] >= 0)
+		close(s->stop[0]);
+	if (s->stop[1] >= 0)
+		close(s->stop[1]);
+	free(s->fds);
+	free(s);
+	return r;
+}
