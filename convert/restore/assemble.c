@@ -42,14 +42,58 @@ static int read_full(int fd, uint8_t *p, size_t n, size_t *got)
 	return 0;
 }
 
+/* One whole page at off of a raw file: dropped when out of order. */
+static int put_page(struct page_filter *pf, const uint8_t *page,
+		    uint64_t off, const uint8_t *drop, uint64_t pages,
+		    struct tdat_error *err)
+{
+	uint64_t k = off / pf->page_size;
+
+	if (k < pages && drop[k]) {
+		pf_reject(pf, off, "out of time order with the pages around"
+			  " it: not this recording's (a block the file"
+			  " system left from elsewhere?)");
+		return 0;
+	}
+	return pf_page(pf, page, off, 0, err);
+}
+
+/* The file's pages, the first st_size bytes of it, through the filter. */
+static int put_raw_pages(struct page_filter *pf, int fd, uint64_t size,
+			 const uint8_t *drop, struct tdat_error *err)
+{
+	size_t ps = pf->page_size, cap = READ_PAGES * ps, got, i;
+	uint64_t off = 0, pages = size / ps;
+	uint8_t *buf = malloc(cap);
+	int r = 0;
+
+	if (!buf)
+		return tdat_fail_nooff(err, pf->file, "out of memory");
+	for (;;) {
+		if (read_full(fd, buf, cap, &got)) {
+			tdat_fail(err, pf->file, off, "read error: %s",
+				  strerror(errno));
+			r = -1;
+			break;
+		}
+		for (i = 0; !r && i + ps <= got; i += ps, off += ps)
+			r = put_page(pf, buf + i, off, drop, pages, err);
+		if (r || got < cap)
+			break;
+	}
+	if (!r && got % ps)
+		pf_drop(pf, off, got % ps, "an incomplete last page (the file"
+			" ends inside it)");
+	free(buf);
+	return r;
+}
+
 static int put_raw_file(struct page_filter *pf, const char *path,
 			struct tdat_error *err)
 {
-	size_t ps = pf->page_size, cap = READ_PAGES * ps, got, i;
-	uint64_t off = 0;
+	uint8_t *drop = NULL;
 	struct stat st;
-	uint8_t *buf;
-	int fd, r = 0;
+	int fd, r;
 
 	fd = tdat_open_regular(path, err);
 	if (fd < 0)
@@ -58,28 +102,9 @@ static int put_raw_file(struct page_filter *pf, const char *path,
 		close(fd);
 		return tdat_fail_nooff(err, path, "cannot stat");
 	}
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		tdat_fail_nooff(err, path, "out of memory");
-		return -1;
-	}
-	for (;;) {
-		if (read_full(fd, buf, cap, &got)) {
-			tdat_fail(err, path, off, "read error: %s",
-				  strerror(errno));
-			r = -1;
-			break;
-		}
-		for (i = 0; !r && i + ps <= got; i += ps, off += ps)
-			r = pf_page(pf, buf + i, off, 0, err);
-		if (r || got < cap)
-			break;
-	}
-	if (!r && got % ps)
-		pf_drop(pf, off, got % ps, "an incomplete last page (the file"
-			" ends inside it)");
-	free(buf);
+	r = order_plan(pf, fd, (uint64_t)st.st_size, &drop, err) ||
+	    put_raw_pages(pf, fd, (uint64_t)st.st_size, drop, err) ? -1 : 0;
+	free(drop);
 	close(fd);
 	return r;
 }

@@ -11,6 +11,7 @@
  *                    with restore_search.c and restore_copy.c
  *                    (salvage_internal.h)
  *   assemble.c       raw page files -> a trace.dat
+ *   restore_order.c  which of a raw file's pages are out of time order
  *
  * Calls go one way: assemble.c and the salvage files call the page
  * filter and restore_say; restore_pages.c calls neither of them.
@@ -61,12 +62,23 @@ int pf_init(struct page_filter *pf, const struct tdat_file *f,
  */
 int pf_page(struct page_filter *pf, const uint8_t *page, uint64_t off,
 	    uint64_t chunk_off, struct tdat_error *err);
+/* A raw page at off that looks genuine but is dropped for why (a
+ * string that lives on: runs are joined by its address). */
+void pf_reject(struct page_filter *pf, uint64_t off, const char *why);
 /* Bytes that are not pages: told at once as dropped. */
 void pf_drop(struct page_filter *pf, uint64_t off, uint64_t bytes,
 	     const char *why);
 /* Everything kept out to the writer, the last run told. */
 int pf_flush(struct page_filter *pf, struct tdat_error *err);
 void pf_free(struct page_filter *pf);
+
+/* ---- restore_order.c ---- */
+
+/* The genuine pages among the first size bytes of the raw file fd (pf's
+ * page size, layout and ids) that are not on its longest run in time
+ * order: *drop gets a byte per page, 1 for those (malloc'd). */
+int order_plan(const struct page_filter *pf, int fd, uint64_t size,
+	       uint8_t **drop, struct tdat_error *err);
 
 /* A line to o->warn (if any), kept on one printable line. */
 void restore_say(const struct convert_opts *o, const char *fmt, ...)

@@ -101,6 +101,31 @@ static int put_batch(struct page_filter *pf, struct tdat_error *err)
 	return n ? tdat_writer_put_pages(pf->w, pf->batch, n, err) : 0;
 }
 
+/* A page dropped: counted, and told with its neighbours dropped for the
+ * same reason as one line. */
+static void drop_page(struct page_filter *pf, int v, const char *why,
+		      uint64_t off, uint64_t chunk_off)
+{
+	if (v == TDAT_PAGE_EMPTY)
+		pf->empty++;
+	else
+		pf->bad++;
+	pf->dropped_bytes += pf->page_size;
+	if (pf->run_pages && (pf->run_kind != v || pf->run_why != why ||
+			      pf->run_chunk != chunk_off ||
+			      (chunk_off ? pf->run_off + pf->run_pages != off :
+			       pf->run_off + pf->run_pages * pf->page_size !=
+			       off)))
+		tell_run(pf);
+	if (!pf->run_pages) {
+		pf->run_kind = v;
+		pf->run_why = why;
+		pf->run_off = off;
+		pf->run_chunk = chunk_off;
+	}
+	pf->run_pages++;
+}
+
 int pf_page(struct page_filter *pf, const uint8_t *page, uint64_t off,
 	    uint64_t chunk_off, struct tdat_error *err)
 {
@@ -115,26 +140,13 @@ int pf_page(struct page_filter *pf, const uint8_t *page, uint64_t off,
 		pf->n += pf->page_size;
 		return pf->n == pf->cap ? put_batch(pf, err) : 0;
 	}
-	if (v == TDAT_PAGE_EMPTY)
-		pf->empty++;
-	else
-		pf->bad++;
-	pf->dropped_bytes += pf->page_size;
-	/* Neighbours dropped for the same reason make one line. */
-	if (pf->run_pages && (pf->run_kind != v || pf->run_why != pc.why ||
-			      pf->run_chunk != chunk_off ||
-			      (chunk_off ? pf->run_off + pf->run_pages != off :
-			       pf->run_off + pf->run_pages * pf->page_size !=
-			       off)))
-		tell_run(pf);
-	if (!pf->run_pages) {
-		pf->run_kind = v;
-		pf->run_why = pc.why;
-		pf->run_off = off;
-		pf->run_chunk = chunk_off;
-	}
-	pf->run_pages++;
+	drop_page(pf, v, pc.why, off, chunk_off);
 	return 0;
+}
+
+void pf_reject(struct page_filter *pf, uint64_t off, const char *why)
+{
+	drop_page(pf, TDAT_PAGE_BAD, why, off, 0);
 }
 
 void pf_drop(struct page_filter *pf, uint64_t off, uint64_t bytes,

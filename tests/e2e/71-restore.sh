@@ -201,6 +201,32 @@ awk 'BEGIN { n = 0; i = 0 }
 	full.txt bad.txt || fail "restored events are not a subset of the original's"
 [ "$(wc -l <bad.txt)" -lt "$(wc -l <full.txt)" ] || fail "the bad page's events are still there"
 
+step "OUT.rec/ with foreign pages out of time order (stale blocks after a crash): dropped and told"
+# What a file system may hand back after a crash: blocks this file never
+# wrote, here genuine pages of the same machine.  CPU 1's last page
+# copied after its first (later than all that follow), and its second
+# page, its time stamp halved, after its fourth (earlier than all before).
+f=$FIX/v7-zstd-sched-irq-tc34.dat
+"$MKREC" "$f" good.rec
+cp -r good.rec stale.rec
+python3 - stale.rec/top.cpu1 <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+p = [d[i:i + 4096] for i in range(0, len(d), 4096)]
+old = bytearray(p[1])
+old[:8] = struct.pack('<Q', struct.unpack('<Q', old[:8])[0] // 2)
+open(sys.argv[1], 'wb').write(b''.join([p[0], p[-1]] + p[1:3] + [bytes(old)] + p[3:]))
+PY
+expect_exit 0 "$TDAT" restore -q -o good.dat good.rec
+expect_exit 0 "$TDAT" restore -o stale.dat stale.rec
+for o in 4096 16384; do
+	assert_grep "top.cpu1: offset $o: dropped: buffer \"\" CPU 1: 1 bad page \(4096 bytes\): out of time order with the pages around it" "$ERR"
+done
+assert_eq 3 "$(wc -l <"$ERR")" "lines of restore (two drops, the end)"
+trace-cmd report -i good.dat >good.txt
+trace-cmd report -i stale.dat >stale.txt
+assert_same good.txt stale.txt
+
 step "bad manifests and missing inputs: one line, exit 1 or 2, nothing written"
 mkdir m.rec
 cp bad.rec/head.dat m.rec/

@@ -264,6 +264,44 @@ static void test_defaults_new(void)
 	CU_ASSERT(!rec_is_latency_tracer(NULL));
 }
 
+/* --flush-interval: seconds with up to three decimals, 0 to 3600. */
+static void test_flush_interval(void)
+{
+	static const struct {
+		const char *arg;
+		long ms;	/* -1: refused */
+	} cases[] = {
+		{ "1", 1000 }, { "0.25", 250 }, { "0", 0 }, { "2.5", 2500 },
+		{ "0.001", 1 }, { "3600", 3600000 }, { "10.125", 10125 },
+		{ "3600.001", -1 }, { "3601", -1 }, { "1.5x", -1 },
+		{ ".5", -1 }, { "1.", -1 }, { ".", -1 }, { "", -1 },
+		{ "-1", -1 }, { "0.0001", -1 }, { "99999999999999999999", -1 },
+	};
+	char msg[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[] = { "record", "--flush-interval",
+				 (char *)cases[i].arg, "-e", "sched", NULL };
+		struct record_opts o;
+		int r = parse(ARGC(argv), argv, &o, msg);
+
+		CU_ASSERT_EQUAL(r, cases[i].ms < 0 ? -1 : 0);
+		if (!r) {
+			CU_ASSERT_EQUAL(o.flush_ms, cases[i].ms);
+			record_opts_free(&o);
+		}
+	}
+	{
+		char *argv[] = { "record", "-e", "sched", NULL };
+		struct record_opts o;
+
+		CU_ASSERT_EQUAL_FATAL(parse(ARGC(argv), argv, &o, msg), 0);
+		CU_ASSERT_EQUAL(o.flush_ms, 1000);	/* the default */
+		record_opts_free(&o);
+	}
+}
+
 /* trace-cmd's options that record has not: refused by name. */
 static void test_not_implemented(void)
 {
@@ -304,4 +342,5 @@ void suite_record_opts(void)
 	CU_add_test(s, "trace-cmd's options", test_trace_cmd_options);
 	CU_add_test(s, "a tracer alone, -d and -D", test_defaults_new);
 	CU_add_test(s, "not implemented", test_not_implemented);
+	CU_add_test(s, "--flush-interval", test_flush_interval);
 }
