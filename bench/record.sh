@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/record.sh [BYTES] [ROUNDS] [BUFFER_KB]: tdat record against
 # trace-cmd record (../shared/tools/tc-record) under a heavy event load.
+# Three recorders: tdat (its defaults: the files synced every second,
+# --flush-interval 1), tdat0 (tdat record --flush-interval 0: left to
+# the kernel's writeback, the recorder before issue 50) and trace-cmd.
 #
-# Each recorder in turn (the order alternates between rounds: 2 shared
+# Each recorder in turn (the order rotates between rounds: 2 shared
 # cores are noisy) records raw_syscalls + sched + irq with the same
 # per-CPU buffer size (-b) while it runs a fixed workload as its COMMAND:
 # a byte-at-a-time dd of BYTES bytes (two syscalls a byte) beside a loop
@@ -22,8 +25,9 @@
 #
 # Environment: TDAT (default build/tdat), TC_RECORD (default
 # ../shared/tools/tc-record beside this repository), RECORD_OPTS (more
-# options for both recorders, e.g. "-T" for a stack trace after every
-# event).
+# options for every recorder, e.g. "-T" for a stack trace after every
+# event), TOOLS (default "tdat tdat0 trace-cmd"), TMPDIR (where the
+# recordings go: a disk, for the syncs to cost what they cost).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -64,7 +68,8 @@ put_back() {
 	echo "$saved_on" >"$T/tracing_on"
 }
 
-work=$(mktemp -d /tmp/bench-record.XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-record.XXXXXX")
+tools=${TOOLS:-tdat tdat0 trace-cmd}
 cleanup() {
 	put_back
 	rm -rf "$work"
@@ -79,11 +84,14 @@ i=0; while [ \$i -lt 300 ]; do /bin/true; i=\$((i+1)); done; wait; times >$work/
 run() {
 	local tool=$1 out=$2 t=$work/time rec
 	rm -rf "$out" "$out".rec "$out".cpu* "$work/times"
-	if [ "$tool" = tdat ]; then rec=$TDAT; else rec=$TC_RECORD; fi
-	[ "$tool" = tdat ] && set -- record || set --
+	case $tool in
+	tdat) rec=$TDAT; set -- record ;;
+	tdat0) rec=$TDAT; set -- record --flush-interval 0 ;;
+	*) rec=$TC_RECORD; set -- ;;
+	esac
 	/usr/bin/time -f "%U %S" -o "$t" "$rec" "$@" -q -b "$kb" $events \
 		-o "$out" sh -c "$load" >/dev/null 2>"$work/err" || true
-	[ "$tool" = tdat ] || put_back
+	[ "$rec" = "$TDAT" ] || put_back
 	[ -s "$out" ] && [ -s "$work/times" ] ||
 		{ cat "$work/err" >&2; echo "bench/record.sh: $tool failed" >&2; exit 1; }
 	# "times": shell user/sys, then children user/sys, as 0m1.234s
@@ -101,11 +109,12 @@ run() {
 
 printf "%-9s %5s %6s %10s %10s %8s %12s\n" tool round cpu_s events lost markers cpu_ms/100k
 declare -A cpu_sum ev_sum lost_sum mark_sum
-for tool in tdat trace-cmd; do
+for tool in $tools; do
 	cpu_sum[$tool]=0; ev_sum[$tool]=0; lost_sum[$tool]=0; mark_sum[$tool]=0
 done
+order=$tools
 for r in $(seq 1 "$rounds"); do
-	if [ $((r % 2)) = 1 ]; then order="tdat trace-cmd"; else order="trace-cmd tdat"; fi
+	[ "$r" = 1 ] || order="${order#* } ${order%% *}"	# rotate
 	for tool in $order; do
 		read -r c e l m < <(run "$tool" "$work/$tool.dat")
 		printf "%-9s %5d %6s %10d %10d %8d %12s\n" "$tool" "$r" "$c" "$e" "$l" "$m" \
@@ -117,7 +126,7 @@ for r in $(seq 1 "$rounds"); do
 	done
 done
 echo "sums over $rounds rounds of a $bytes-byte dd + 300 forks, -b $kb, $events:"
-for tool in tdat trace-cmd; do
+for tool in $tools; do
 	printf "%-9s cpu %6ss  events %10d  lost %10d  markers %6d  cpu_ms/100k %s\n" "$tool" \
 		"${cpu_sum[$tool]}" "${ev_sum[$tool]}" "${lost_sum[$tool]}" "${mark_sum[$tool]}" \
 		"$(awk -v c="${cpu_sum[$tool]}" -v e="${ev_sum[$tool]}" 'BEGIN { printf "%.1f", e ? c * 1e8 / e : 0 }')"
