@@ -299,6 +299,10 @@ static int put_back(const struct args *a, const char *rec)
 	if (!r && !a->quiet)
 		fprintf(stderr, "tdat restore: tracefs put back as it was before"
 			" the recording (%s/tracefs)\n", rec);
+	if (r == 2 && !a->quiet)
+		fprintf(stderr, "tdat restore: tracefs left alone: the machine"
+			" has restarted since the recording (%s/tracefs names"
+			" another boot)\n", rec);
 	return 0;
 }
 

@@ -82,7 +82,34 @@ static int recorder_runs(long pid)
 	return na > 0 && na == nb && !memcmp(a, b, (size_t)na);
 }
 
-/* The journal's text into t; *keep from its first line. */
+int rec_boot_id(char *id, size_t cap)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	int ok = f && fgets(id, (int)cap, f) && id[0] != '\n';
+
+	if (f)
+		fclose(f);
+	if (!ok)
+		return -1;
+	id[strcspn(id, "\n \t")] = 0;
+	return 0;
+}
+
+/* 1 when the journal's first line names a boot that is not this one:
+ * the machine restarted since the recording (or this is another
+ * machine), and tracefs is not the one the recording changed. */
+static int other_boot(const char *line)
+{
+	char was[64], now[64];
+
+	if (sscanf(line, "tdat-tracefs 1 pid %*d keep %*d boot %63s",
+		   was) != 1)
+		return 0;	/* an older journal: no boot named */
+	return !rec_boot_id(now, sizeof(now)) && strcmp(was, now);
+}
+
+/* The journal's text into t; *keep from its first line.  2 when it is
+ * of another boot (nothing loaded). */
 static int load(char *text, const char *path, struct rec_tracefs *t,
 		int *keep, struct tdat_error *err)
 {
@@ -94,6 +121,8 @@ static int load(char *text, const char *path, struct rec_tracefs *t,
 			  keep) != 2)
 		return tdat_fail_nooff(err, path, "not a tdat-tracefs 1"
 				       " journal");
+	if (other_boot(text))
+		return 2;
 	if (recorder_runs(pid))
 		return tdat_fail_nooff(err, path, "its recorder (pid %ld) still"
 				       " runs and puts tracefs back itself",
@@ -124,17 +153,21 @@ int record_put_back(const char *recdir, void (*warn)(const char *msg),
 	rec_tracefs_init(&t);
 	if (tfs_read(recdir, "tracefs", &text, err))
 		return -1;
-	r = load((char *)text.data, path, &t, &keep, err);
+	/* Empty: the machine died before its first line reached the disk
+	 * (after a restart there is nothing to put back), or the recorder
+	 * before its first change. */
+	r = !text.len ? 1 : load((char *)text.data, path, &t, &keep, err);
 	free(text.data);
 	if (!r && rec_tracefs_restore(&t, keep, warn))
 		return tdat_fail_nooff(err, path, "tracefs could not all be put"
 				       " back (see above); the journal stays");
-	if (r) {
+	if (r < 0) {
 		rec_tracefs_free(&t);
 		return -1;
 	}
+	rec_tracefs_free(&t);
 	if (unlink(path))
 		return tdat_errorf(err, "%s: cannot remove: %s", path,
 				   strerror(errno));
-	return 0;
+	return r;
 }

@@ -139,9 +139,12 @@ int record_run(const struct record_opts *o);
 /*
  * After a killed recording: put tracefs back as recdir/tracefs says it
  * was (with -k, only record's own settings), then remove that journal.
- * 1 when there is no journal, 0 done, -1 with err (the journal stays;
- * warn got a line for each file that could not be put back).  Refused
- * while the recorder that wrote it still runs.
+ * 1 when there is no journal (or an empty one), 2 when it is of another
+ * boot (the machine restarted since: tracefs is not the one the
+ * recording changed, and is left alone), 0 done; the journal is removed
+ * then.  -1 with err (the journal stays; warn got a line for each file
+ * that could not be put back).  Refused while the recorder that wrote
+ * it still runs.
  */
 int record_put_back(const char *recdir, void (*warn)(const char *msg),
 		    struct tdat_error *err);

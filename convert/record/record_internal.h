@@ -58,6 +58,9 @@ int rec_because(struct tdat_error *err, const char *fmt, ...)
 /* The control directory of a buffer: top, or top/instances/NAME. */
 int rec_buffer_dir(const struct rec_tracefs *t, const char *name,
 		   char *dir, size_t cap, struct tdat_error *err);
+/* This boot's id (/proc/sys/kernel/random/boot_id) into id; -1 when
+ * it cannot be read. */
+int rec_boot_id(char *id, size_t cap);
 /* Start the journal recdir/tracefs; every save goes to it too. */
 int rec_journal_open(struct rec_tracefs *t, const char *recdir, int keep,
 		     struct tdat_error *err);

@@ -7,7 +7,9 @@
  * goes out (one write) before the change it describes, so the journal
  * never misses a change that happened.
  *
- * Journal: a first line "tdat-tracefs 1 pid PID keep 0|1", then
+ * Journal: a first line "tdat-tracefs 1 pid PID keep 0|1 boot BOOT_ID"
+ * (the kernel's boot_id: restore after a restart leaves tracefs alone;
+ * older journals have no boot), then
  *   save<TAB>OWN<TAB>DIR<TAB>FILE<TAB>VALUE
  *   instance<TAB>TOP<TAB>NAME          (an instance record made)
  * each ending in a newline, fields escaped (\\, \n, \t); OWN is 1 for
@@ -102,7 +104,7 @@ static int journal_line(struct rec_tracefs *t, const char *const *fields,
 int rec_journal_open(struct rec_tracefs *t, const char *recdir, int keep,
 		     struct tdat_error *err)
 {
-	char head[96];
+	char head[160], boot[64];
 	int n;
 
 	if (snprintf(t->journal_path, sizeof(t->journal_path), "%s/tracefs",
@@ -113,8 +115,10 @@ int rec_journal_open(struct rec_tracefs *t, const char *recdir, int keep,
 	if (t->journal < 0)
 		return tdat_errorf(err, "%s: cannot create: %s",
 				   t->journal_path, strerror(errno));
-	n = snprintf(head, sizeof(head), "tdat-tracefs 1 pid %ld keep %d\n",
-		     (long)getpid(), keep ? 1 : 0);
+	if (rec_boot_id(boot, sizeof(boot)))
+		strcpy(boot, "-");	/* no /proc: never taken for another */
+	n = snprintf(head, sizeof(head), "tdat-tracefs 1 pid %ld keep %d"
+		     " boot %s\n", (long)getpid(), keep ? 1 : 0, boot);
 	if (write(t->journal, head, (size_t)n) != n)
 		return tdat_errorf(err, "%s: cannot write: %s",
 				   t->journal_path, strerror(errno));

@@ -340,6 +340,38 @@ assert_eq "$so $sa" "$(cat $T/options/sym-offset) $(cat $T/options/sym-addr)" "o
 assert_file_absent early.dat.rec/tracefs
 assert_tracefs_same "after restoring a journal alone"
 
+step "a journal of another boot is left alone; an empty one is nothing to put back"
+# After a panic or power cut the journal names the boot it was written
+# in (the kernel's boot_id): tracefs now is a new one, the recording
+# changed nothing in it.  And its first line may never have reached the
+# disk: an empty journal.
+boot=$(cat /proc/sys/kernel/random/boot_id)
+for kind in other empty same; do
+	mkdir $kind.dat.rec
+	case $kind in
+	other) printf 'tdat-tracefs 1 pid 1 keep 0 boot 0f0f0f0f-1111-2222-3333-444444444444\nsave\t0\t%s\toptions/sym-offset\t%s\\n\n' "$T" "$((1 - so))" ;;
+	empty) : ;;
+	same) printf 'tdat-tracefs 1 pid 1 keep 0 boot %s\nsave\t0\t%s\toptions/sym-offset\t%s\\n\n' "$boot" "$T" "$((1 - so))" ;;
+	esac >$kind.dat.rec/tracefs
+done
+expect_exit 1 $TDAT restore other.dat
+assert_grep "tracefs left alone: the machine has restarted since the recording \(other.dat.rec/tracefs names another boot\)" "$ERR"
+assert_eq "$so" "$(cat $T/options/sym-offset)" "sym-offset after a journal of another boot"
+assert_file_absent other.dat.rec/tracefs
+expect_exit 1 $TDAT restore empty.dat
+assert_lines 1 "$ERR"
+assert_grep "no manifest" "$ERR"
+assert_file_absent empty.dat.rec/tracefs
+# the same boot: put back (what it says sym-offset held before)
+expect_exit 1 $TDAT restore same.dat
+assert_grep "tracefs put back" "$ERR"
+assert_eq "$((1 - so))" "$(cat $T/options/sym-offset)" "sym-offset after a journal of this boot"
+echo "$so" >$T/options/sym-offset
+# what record writes names this boot
+$TDAT record -q -e sched:sched_switch -o jb.dat sh -c 'head -n 1 jb.dat.rec/tracefs >jb.head'
+assert_grep "^tdat-tracefs 1 pid [0-9]+ keep 0 boot $boot\$" jb.head
+assert_tracefs_same "after journals of other boots"
+
 step "SIGKILL, then restore puts tracefs back"
 # The top buffer follows this shell (-P -c): set_event_pid, event-fork.
 inst=tbopt$$
