@@ -92,6 +92,9 @@ int main(void)
 	suite_lastboot();
 	suite_layout();
 	suite_pftaskstate();
+	suite_shard();
+	suite_pathlist();
+	suite_joblog();
 #ifdef TDAT_HAVE_VMCORE
 	suite_vmcore();
 #endif

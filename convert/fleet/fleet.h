@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fleet.h - work that a cluster's tasks divide among themselves, shared
+ * by convert --archive --in-place, convert --to parquet and dump
+ * --validate: the list of inputs (--files-from, -0; pathlist.c), the
+ * part of it one task takes (--shard K/N; shard.c), and the log of what
+ * was done to each file, one JSON object a line (--log; joblog.c).
+ *
+ * No task talks to another: a file's part depends on its path alone,
+ * and the log is appended to by one write() a line.
+ */
+#ifndef FLEET_H
+#define FLEET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tdat_error;
+
+/* ---- shard.c ---- */
+
+#define SHARD_MAX 1000000	/* parts: more than any scheduler's array */
+
+struct shard {
+	uint32_t k, n;		/* part k of n (0-based); n 0: every file */
+};
+
+/*
+ * "K/N" (0 <= K < N <= SHARD_MAX, decimal) or "slurm": K and N from a
+ * Slurm job array's SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN (0
+ * when unset) and SLURM_ARRAY_TASK_COUNT, whose values (or NULL) the
+ * caller passes.  0, or -1 with one line in why (cap bytes).
+ */
+int shard_parse(struct shard *s, const char *arg, const char *task_id,
+		const char *task_min, const char *task_count, char *why,
+		size_t cap);
+/* The part of n (n >= 1) the file at path (as given) falls in: its
+ * bytes' FNV-1a 64-bit hash, mixed by MurmurHash3's fmix64, mod n. */
+uint32_t shard_of(const char *path, uint32_t n);
+/* Whether s takes path: always when s is NULL or s->n is 0. */
+int shard_takes(const struct shard *s, const char *path);
+
+/* ---- pathlist.c ---- */
+
+struct pathlist {
+	char **v;		/* malloc'd paths, as given */
+	int n, cap;
+};
+
+/* A copy of path appended.  0, or -1 out of memory. */
+int pathlist_add(struct pathlist *l, const char *path);
+void pathlist_free(struct pathlist *l);
+/*
+ * The paths of a --files-from text buf[0..n) appended to l: one a line,
+ * or with nul, NUL-separated (find -print0); empty entries skipped, the
+ * last one needs no separator, nothing else is changed (spaces are part
+ * of a path).  A NUL byte in a list of lines is an error (it is a list
+ * of -0, or not a list).  name is the list's name for errors.  0, or -1
+ * with err "NAME: offset N: what".
+ */
+int pathlist_parse(struct pathlist *l, const char *buf, size_t n, int nul,
+		   const char *name, struct tdat_error *err);
+/* The same from the file name, or standard input for "-". */
+int pathlist_read(struct pathlist *l, const char *name, int nul,
+		  struct tdat_error *err);
+
+/* ---- joblog.c ---- */
+
+struct joblog {
+	int fd;			/* -1: no log */
+	char *path;
+	char host[256];
+	char task[32];		/* "K/N", or "" unsharded */
+};
+
+/* What was done to one file. */
+struct joblog_entry {
+	const char *path;
+	const char *result;	/* "archived", "failed", ...: the applet's */
+	int sized;		/* before and after are known */
+	uint64_t before, after;	/* bytes */
+	double seconds;
+	const char *reason;	/* why, or NULL */
+};
+
+/* No log: joblog_write does nothing. */
+void joblog_none(struct joblog *lg);
+/*
+ * Open path to append to (made when absent, never through a symlink;
+ * a regular file, FIFO or terminal).  0, or -1 with err.
+ */
+int joblog_open(struct joblog *lg, const char *path, const struct shard *s,
+		struct tdat_error *err);
+/*
+ * One line: {"time":"2026-12-06T15:42:35Z","host":H,"pid":P,"task":T,
+ * "path":...,"result":...,"bytes_before":N,"bytes_after":N,
+ * "seconds":S,"reason":...}, written by one write() on a descriptor
+ * opened with O_APPEND, so that lines of tasks appending at once never
+ * mix (on a local file system; see tdat-convert(1) on NFS).  0, or -1
+ * with err.
+ */
+int joblog_write(struct joblog *lg, const struct joblog_entry *e,
+		 struct tdat_error *err);
+void joblog_close(struct joblog *lg);
+/* s as a JSON string (quotes included) appended to out: valid UTF-8 as
+ * it is, every other byte as \u00XX, as --json writes text.  0 or -1. */
+struct tdat_bytes;
+int fleet_json_string(struct tdat_bytes *out, const char *s);
+
+#endif

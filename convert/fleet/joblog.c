@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * joblog.c - --log FILE: one JSON object a line for each file as it is
+ * done, appended by any number of tasks at once.
+ *
+ * Each line is made whole in memory and given to one write() on a
+ * descriptor opened with O_APPEND: the kernel puts it at the end as one
+ * piece, so lines of tasks writing at once follow each other and never
+ * mix.  A short write (a full disk) is an error, never retried: the
+ * rest of a line written later could land after another task's line.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "convert/events/events.h"
+#include "convert/fleet/fleet.h"
+#include "libfmt/bytes.h"
+#include "libfmt/tracedat.h"
+
+void joblog_none(struct joblog *lg)
+{
+	memset(lg, 0, sizeof(*lg));
+	lg->fd = -1;
+}
+
+int joblog_open(struct joblog *lg, const char *path, const struct shard *s,
+		struct tdat_error *err)
+{
+	struct stat st;
+
+	joblog_none(lg);
+	lg->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+			    O_CLOEXEC | O_NOCTTY, 0644);
+	if (lg->fd < 0)
+		return tdat_fail_nooff(err, path, "cannot be opened to append"
+				       " the log to: %s", errno == ELOOP ?
+				       "a symlink (never written through)" :
+				       strerror(errno));
+	if (fstat(lg->fd, &st) || !(S_ISREG(st.st_mode) ||
+				    S_ISFIFO(st.st_mode) ||
+				    S_ISCHR(st.st_mode))) {
+		joblog_close(lg);
+		return tdat_fail_nooff(err, path, "not a regular file, FIFO"
+				       " or terminal: no log written to it");
+	}
+	lg->path = strdup(path);
+	if (gethostname(lg->host, sizeof(lg->host) - 1))
+		lg->host[0] = 0;
+	if (s && s->n)
+		snprintf(lg->task, sizeof(lg->task), "%" PRIu32 "/%" PRIu32,
+			 s->k, s->n);
+	if (!lg->path) {
+		joblog_close(lg);
+		return tdat_fail_nooff(err, path, "out of memory");
+	}
+	return 0;
+}
+
+void joblog_close(struct joblog *lg)
+{
+	if (lg->fd >= 0)
+		close(lg->fd);
+	free(lg->path);
+	joblog_none(lg);
+}
+
+static int add(struct tdat_bytes *b, const char *s)
+{
+	return tdat_bytes_add(b, s, strlen(s));
+}
+
+/* A byte that JSON wants escaped, as \u00XX or its short form. */
+static int escape(struct tdat_bytes *out, unsigned char c)
+{
+	char u[8];
+
+	if (c == '"')
+		return add(out, "\\\"");
+	if (c == '\\')
+		return add(out, "\\\\");
+	if (c == '\n')
+		return add(out, "\\n");
+	if (c == '\t')
+		return add(out, "\\t");
+	snprintf(u, sizeof(u), "\\u%04x", c);
+	return add(out, u);
+}
+
+int fleet_json_string(struct tdat_bytes *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, u;
+	int r = add(out, "\"");
+
+	while (!r && i < n) {
+		if (p[i] >= 0x80 && (u = utf8_len(p + i, n - i))) {
+			r = tdat_bytes_add(out, p + i, u);
+			i += u;
+		} else if (p[i] < 0x20 || p[i] >= 0x7f || p[i] == '"' ||
+			   p[i] == '\\') {
+			r = escape(out, p[i++]);
+		} else {
+			r = tdat_bytes_add(out, p + i++, 1);
+		}
+	}
+	return r ? r : add(out, "\"");
+}
+
+/* ,"key":"text" or ,"key":null */
+static int text(struct tdat_bytes *b, const char *key, const char *s)
+{
+	return add(b, ",\"") || add(b, key) || add(b, "\":") ||
+	       (s ? fleet_json_string(b, s) : add(b, "null"));
+}
+
+/* ,"key":N or ,"key":null */
+static int bytes(struct tdat_bytes *b, const char *key, int known,
+		 uint64_t v)
+{
+	char num[64];
+
+	snprintf(num, sizeof(num), ",\"%s\":", key);
+	if (add(b, num))
+		return -1;
+	if (!known)
+		return add(b, "null");
+	snprintf(num, sizeof(num), "%" PRIu64, v);
+	return add(b, num);
+}
+
+static int line(struct tdat_bytes *b, const struct joblog *lg,
+		const struct joblog_entry *e)
+{
+	char now[40], num[64];
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(now, sizeof(now), "{\"time\":\"%Y-%m-%dT%H:%M:%SZ\"", &tm);
+	snprintf(num, sizeof(num), ",\"pid\":%ld", (long)getpid());
+	if (add(b, now) || text(b, "host", lg->host) || add(b, num) ||
+	    text(b, "task", lg->task[0] ? lg->task : NULL) ||
+	    text(b, "path", e->path) || text(b, "result", e->result) ||
+	    bytes(b, "bytes_before", e->sized, e->before) ||
+	    bytes(b, "bytes_after", e->sized, e->after))
+		return -1;
+	snprintf(num, sizeof(num), ",\"seconds\":%.3f",
+		 e->seconds > 0 ? e->seconds : 0.0);
+	return add(b, num) || text(b, "reason", e->reason) || add(b, "}\n");
+}
+
+int joblog_write(struct joblog *lg, const struct joblog_entry *e,
+		 struct tdat_error *err)
+{
+	struct tdat_bytes b = { 0 };
+	ssize_t w;
+	int r = 0;
+
+	if (lg->fd < 0)
+		return 0;
+	if (line(&b, lg, e)) {
+		tdat_bytes_free(&b);
+		return tdat_fail_nooff(err, lg->path, "out of memory");
+	}
+	do
+		w = write(lg->fd, b.data, b.len);
+	while (w < 0 && errno == EINTR);
+	if (w != (ssize_t)b.len)
+		r = tdat_fail_nooff(err, lg->path, "cannot append to the log:"
+				    " %s", w < 0 ? strerror(errno) :
+				    "short write (disk full?)");
+	tdat_bytes_free(&b);
+	return r;
+}
