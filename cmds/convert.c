@@ -18,14 +18,16 @@
 #include "convert/copy/copy.h"
 #include "convert/parquet/parquet.h"
 #include "convert/perfetto/perfetto.h"
+#include "cmds/fleetopts.h"
 #include "cmds/outopts.h"
 #include "cmds/progress.h"
 
 static const char usage[] =
 "usage: tdat convert [-i INPUT] [-o OUTPUT | OUTPUT] [OPTIONS]\n"
-"       tdat convert --to parquet -i INPUT... -o DIR [--level N] [-q]\n"
+"       tdat convert --to parquet -i INPUT... -o DIR [--add] [--level N] [-q]\n"
 "       tdat convert --to perfetto -i INPUT... -o OUT.pftrace [--level N] [-q]\n"
 "       tdat convert --archive --in-place PATH... [-q]\n"
+"  (both also [--files-from FILE [-0]] [--shard K/N|slurm] [--log FILE])\n"
 "\n"
 "Rewrite a trace.dat as file version 6 or 7, with the compression asked\n"
 "for.  Everything the output version can hold is kept; what v6 cannot\n"
@@ -52,13 +54,25 @@ static const char usage[] =
 "                         several -i, or a directory of .dat files, make\n"
 "                         a fleet dataset (tdat-convert(1)); or perfetto:\n"
 "                         one Perfetto trace of every -i (ui.perfetto.dev)\n"
+"  --add                  with --to parquet: add the inputs to the fleet\n"
+"                         dataset DIR (made if absent), each input's\n"
+"                         tables whole; inputs already in it skipped;\n"
+"                         tasks may add to one DIR at once\n"
+"  --files-from FILE      inputs (or PATHs) from FILE, one a line; - is\n"
+"                         standard input\n"
+"  -0                     FILE's paths are NUL-separated (find -print0)\n"
+"  --shard K/N            only part K (0 to N-1) of the files, by a hash\n"
+"                         of each path as given; slurm: K and N from a\n"
+"                         Slurm job array's task id and count\n"
+"  --log FILE             append a JSON line per file to FILE: path,\n"
+"                         result, bytes before and after, seconds, reason\n"
 "  -q                     no progress line\n"
 "  -h, --help             show this help\n"
 "\n"
 "Compressed chunks are copied as they are when the codec stays the same\n"
 "and neither --level nor another --chunk-size is given.\n";
 
-enum { OPT_TO = OPT_OUTOPTS_END, OPT_ARCHIVE, OPT_IN_PLACE };
+enum { OPT_TO = OPT_OUTOPTS_END, OPT_ARCHIVE, OPT_IN_PLACE, OPT_ADD };
 
 static const struct option long_opts[] = {
 	{ "file-version", required_argument, NULL, OPT_VERSION },
@@ -69,6 +83,10 @@ static const struct option long_opts[] = {
 	{ "to", required_argument, NULL, OPT_TO },
 	{ "archive", no_argument, NULL, OPT_ARCHIVE },
 	{ "in-place", no_argument, NULL, OPT_IN_PLACE },
+	{ "add", no_argument, NULL, OPT_ADD },
+	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
+	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "log", required_argument, NULL, OPT_LOG },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -82,6 +100,8 @@ struct args {
 	const char *to;		/* --to, NULL: trace.dat */
 	int archive;		/* --archive */
 	int in_place;		/* --in-place */
+	int add;		/* --add */
+	struct fleet_args fleet;	/* --files-from, -0, --shard, --log */
 	char **paths;		/* --in-place: the PATHs, then the -i ones */
 	int npaths;
 	struct outopts opts;	/* -o, -q and the output options */
@@ -112,7 +132,12 @@ static int parse_option(struct args *a, int c, const char *arg)
 	case OPT_IN_PLACE:
 		a->in_place = 1;
 		return 0;
+	case OPT_ADD:
+		a->add = 1;
+		return 0;
 	default:
+		if (!fleet_opt(&a->fleet, c, arg))
+			return 0;
 		r = outopt_parse(&a->opts, c, arg);
 		return r < 0 ? usage_error("unknown option") : r;
 	}
@@ -147,7 +172,7 @@ static int in_place_args(struct args *a, int argc, char **argv)
 		a->opts.version = 7;
 	a->paths = argv + optind;
 	a->npaths = argc - optind;
-	if (!a->npaths && !a->nin)
+	if (!a->npaths && !a->nin && !a->fleet.files_from)
 		return usage_error("--in-place: no PATH given");
 	return archive_args(a);
 }
@@ -160,7 +185,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 	a->in = "trace.dat";
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hi:o:q", long_opts,
+	while ((c = getopt_long(argc, argv, ":hi:o:q0", long_opts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
@@ -172,6 +197,14 @@ static int parse_args(struct args *a, int argc, char **argv)
 		if (r)
 			return r;
 	}
+	if (fleet_check(&a->fleet))
+		return 2;
+	if (a->add && (!a->to || strcmp(a->to, "parquet")))
+		return usage_error("--add goes with --to parquet");
+	if (fleet_given(&a->fleet) && !a->in_place &&
+	    (!a->to || strcmp(a->to, "parquet")))
+		return usage_error("--files-from, --shard and --log go with"
+				   " --archive --in-place or --to parquet");
 	if (a->in_place)
 		return in_place_args(a, argc, argv);
 	if (optind < argc) {
@@ -232,30 +265,56 @@ static int export_options_ok(const struct args *a)
 	return 0;
 }
 
-/* The -i arguments, each directory as the .dat files in it. */
-static int parquet_inputs(struct args *a, char ***list, int *n, int *fleet)
+static int add_input(char ***list, int *n, const char *path)
+{
+	char **l = realloc(*list, (size_t)(*n + 1) * sizeof(char *));
+
+	if (l)
+		*list = l;
+	if (!l || !(l[*n] = strdup(path))) {
+		fprintf(stderr, "tdat convert: out of memory\n");
+		return 1;
+	}
+	(*n)++;
+	return 0;
+}
+
+/* One -i or --files-from path: a directory as the .dat files in it. */
+static int parquet_input(const char *path, char ***list, int *n, int *fleet)
 {
 	struct stat st;
-	int k;
 
-	for (k = 0; k < a->nin; k++) {
-		if (!stat(a->ins[k], &st) && S_ISDIR(st.st_mode)) {
-			*fleet = 1;
-			if (parquet_list_dir(a->ins[k], list, n)) {
-				fprintf(stderr, "tdat convert: %s: %s\n",
-					a->ins[k], strerror(errno));
-				return 1;
-			}
-			continue;
-		}
-		if (!(*list = realloc(*list, (size_t)(*n + 1) * sizeof(char *))) ||
-		    !((*list)[*n] = strdup(a->ins[k]))) {
-			fprintf(stderr, "tdat convert: out of memory\n");
-			return 1;
-		}
-		(*n)++;
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return add_input(list, n, path);
+	*fleet = 1;
+	if (parquet_list_dir(path, list, n)) {
+		fprintf(stderr, "tdat convert: %s: %s\n", path,
+			strerror(errno));
+		return 1;
 	}
-	if (!*n)
+	return 0;
+}
+
+/* The inputs of this shard: -i, then --files-from's. */
+static int parquet_inputs(struct args *a, char ***list, int *n, int *fleet)
+{
+	struct pathlist from = { 0 };
+	int k, r = fleet_read_list(&a->fleet, &from), kept = 0;
+
+	for (k = 0; !r && k < a->nin; k++)
+		r = parquet_input(a->ins[k], list, n, fleet);
+	for (k = 0; !r && k < from.n; k++)
+		r = parquet_input(from.v[k], list, n, fleet);
+	pathlist_free(&from);
+	for (k = 0; k < *n; k++)	/* the shard's own */
+		if (shard_takes(&a->fleet.shard, (*list)[k]))
+			(*list)[kept++] = (*list)[k];
+		else
+			free((*list)[k]);
+	*n = kept;
+	if (r)
+		return r;
+	if (!*n && !fleet_given(&a->fleet))
 		return usage_error("no trace.dat file in the input directory");
 	for (k = 0; k < *n; k++)
 		if (same_file((*list)[k], a->opts.out))
@@ -268,26 +327,41 @@ static int run_parquet(struct args *a)
 {
 	struct parquet_opts po;
 	struct progress prog;
+	struct joblog log;
 	char **list = NULL;
 	int n = 0, r, k;
 
+	joblog_none(&log);
 	if (export_options_ok(a))
 		return 2;
-	if (!a->nin)
+	if (a->fleet.log && !a->add)
+		return usage_error("--log goes with --add (or --archive"
+				   " --in-place)");
+	if (!a->nin && !a->fleet.files_from)
 		a->ins[a->nin++] = "trace.dat";
 	memset(&po, 0, sizeof(po));
+	po.fleet = a->add || fleet_given(&a->fleet);
 	r = parquet_inputs(a, &list, &n, &po.fleet);
-	if (!r) {
+	if (!r)
+		r = fleet_open_log(&a->fleet, &log);
+	if (!r && !n && !a->add)
+		fprintf(stderr, "tdat convert: no input in this part:"
+			" no dataset written\n");
+	if (!r && (n || a->add)) {
 		po.inputs = (const char **)list;
 		po.ninputs = n;
 		po.out = a->opts.out;
 		po.level = a->opts.level;
+		po.add = a->add;
+		po.log = &log;
 		progress_start(&prog, a->opts.quiet);
 		po.progress = show_progress;
 		po.progress_ctx = &prog;
 		r = parquet_run(&po);
 		end_progress(&prog);
 	}
+	if (fleet_close_log(&log) && !r)
+		r = 1;
 	for (k = 0; k < n; k++)
 		free(list[k]);
 	free(list);
@@ -327,34 +401,56 @@ static int run_perfetto(struct args *a)
 	return r;
 }
 
-/* --archive --in-place: every -i and PATH archived where it lies. */
+/* --in-place's PATHs: every -i, the words after the options, then
+ * --files-from's. */
+static int archive_paths(struct args *a, struct pathlist *all)
+{
+	int k;
+
+	for (k = 0; k < a->nin; k++)
+		if (pathlist_add(all, a->ins[k]))
+			goto oom;
+	for (k = 0; k < a->npaths; k++)
+		if (pathlist_add(all, a->paths[k]))
+			goto oom;
+	return fleet_read_list(&a->fleet, all);
+oom:
+	fprintf(stderr, "tdat convert: out of memory\n");
+	return 1;
+}
+
+/* --archive --in-place: every path archived where it lies. */
 static int run_archive(struct args *a)
 {
+	struct pathlist all = { 0 };
 	struct archive_opts ao;
 	struct progress prog;
-	char **all = calloc((size_t)(a->nin + a->npaths) + 1, sizeof(*all));
-	int k, r;
+	struct joblog log;
+	int r;
 
-	if (!all) {
-		fprintf(stderr, "tdat convert: out of memory\n");
-		return 1;
+	r = archive_paths(a, &all);
+	if (!r)
+		r = fleet_open_log(&a->fleet, &log);
+	if (r) {
+		pathlist_free(&all);
+		return r;
 	}
-	for (k = 0; k < a->nin; k++)
-		all[k] = (char *)a->ins[k];
-	for (k = 0; k < a->npaths; k++)
-		all[a->nin + k] = a->paths[k];
 	memset(&ao, 0, sizeof(ao));
-	ao.paths = all;
-	ao.npaths = a->nin + a->npaths;
+	ao.paths = all.v;
+	ao.npaths = all.n;
 	ao.level = a->opts.level;
 	ao.chunk_size = a->opts.chunk_size;
 	ao.threads = a->opts.threads;
+	ao.shard = &a->fleet.shard;
+	ao.log = &log;
 	progress_start(&prog, a->opts.quiet);
 	ao.progress = show_progress;
 	ao.progress_ctx = &prog;
 	r = archive_run(&ao);
 	end_progress(&prog);
-	free(all);
+	if (fleet_close_log(&log))
+		r = 1;
+	pathlist_free(&all);
 	return r;
 }
 

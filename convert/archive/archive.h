@@ -9,6 +9,7 @@
 #define ARCHIVE_H
 
 #include <stdint.h>
+#include "convert/fleet/fleet.h"
 
 /* The preset: v7, zstd at this level, chunks of this many bytes.  Level
  * 19 makes 40% smaller files than trace-cmd's default on busy
@@ -26,6 +27,9 @@ struct archive_opts {
 	int jobs;		/* files at once, 0 = online CPUs */
 	int threads;		/* compression threads a file, 0 = online
 				 * CPUs */
+	const struct shard *shard;	/* only the files of this part; NULL:
+					 * all */
+	struct joblog *log;	/* a line per file; NULL: none */
 	/* Bytes of the files done so far, after each file; may be NULL. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
@@ -41,7 +45,10 @@ struct archive_opts {
  * symlink, a file with other hard links, one the process cannot
  * replace and a damaged trace.dat are left as they are and named on
  * stderr.  Interrupted at any point and run again, it finishes: no file
- * is ever lost or left half written.  Ends with one summary line.
+ * is ever lost or left half written.  With o->shard only the files of
+ * its part are touched (leftovers of a killed run too), so that tasks
+ * of other parts can work in the same tree at once; o->log gets a line
+ * per file.  Ends with one summary line.
  * Returns 0, or 1 when any file failed or a path is not there.
  */
 int archive_run(const struct archive_opts *o);

@@ -33,12 +33,16 @@ struct tree {
 	int n, cap;
 	int others;		/* left alone and said: not trace.dat, links */
 	int missing;		/* a path given that is not there */
+	const struct shard *shard;	/* the part walked, or NULL */
+	struct joblog *log;	/* what is left alone goes there too */
 };
 
 /* Every file under the paths (directories recursed, symlinks never
- * followed), in name order; what is left alone said on stderr, and
- * the leftovers of an archive run that was killed removed. */
-int tree_find(struct tree *t, char **paths, int n);
+ * followed) that the shard takes, in name order; what is left alone
+ * said on stderr and logged, and the leftovers of an archive run that
+ * was killed removed. */
+int tree_find(struct tree *t, char **paths, int n, const struct shard *s,
+	      struct joblog *log);
 void tree_free(struct tree *t);
 
 /* ---- one.c ---- */
@@ -53,6 +57,7 @@ enum one_result {
 struct one_report {
 	enum one_result result;
 	uint64_t before, after;	/* bytes */
+	char reason[480];	/* why not archived (the line said), or "" */
 };
 
 /* Archive path in place, as archive.h says; its errors on stderr. */

@@ -17,6 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "convert/archive/archive_internal.h"
 
@@ -24,6 +25,7 @@ struct child {
 	pid_t pid;
 	int fd;			/* its report comes here */
 	int file;
+	struct timespec start;	/* for the log's seconds */
 };
 
 struct run {
@@ -71,8 +73,40 @@ static int start(struct run *r, int file)
 	close(p[1]);
 	c->fd = p[0];
 	c->file = file;
+	clock_gettime(CLOCK_MONOTONIC, &c->start);
 	r->nkids++;
 	return 0;
+}
+
+static double since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) +
+	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* The log's line for a file done. */
+static void log_file(struct run *r, const struct child *c,
+		     const struct one_report *rep)
+{
+	static const char *const words[] = {
+		[ONE_ARCHIVED] = "archived", [ONE_SKIPPED] = "archived already",
+		[ONE_LEFT] = "left alone", [ONE_FAILED] = "failed",
+	};
+	struct joblog_entry e;
+
+	memset(&e, 0, sizeof(e));
+	e.path = r->t->files[c->file];
+	e.result = words[rep->result];
+	e.sized = rep->before > 0;
+	e.before = rep->before;
+	e.after = rep->result == ONE_ARCHIVED || rep->result == ONE_SKIPPED ?
+		  rep->after : rep->before;
+	e.seconds = since(&c->start);
+	e.reason = rep->reason[0] ? rep->reason : NULL;
+	joblog_write(r->o->log, &e);
 }
 
 /* Child k ended with status: its report counted. */
@@ -86,15 +120,18 @@ static void finish(struct run *r, int k, int status)
 		memset(&rep, 0, sizeof(rep));
 		rep.result = ONE_FAILED;
 		if (WIFSIGNALED(status))
-			fprintf(stderr, "tdat convert: %s: stopped by signal"
-				" %d: left as it is\n", path,
-				WTERMSIG(status));
+			snprintf(rep.reason, sizeof(rep.reason), "%s: stopped"
+				 " by signal %d: left as it is", path,
+				 WTERMSIG(status));
 		else
-			fprintf(stderr, "tdat convert: %s: its process ended"
-				" without a word (status %d): left as it is\n",
-				path, WEXITSTATUS(status));
+			snprintf(rep.reason, sizeof(rep.reason), "%s: its"
+				 " process ended without a word (status %d):"
+				 " left as it is", path, WEXITSTATUS(status));
+		fprintf(stderr, "tdat convert: %s\n", rep.reason);
 	}
 	close(c->fd);
+	if (r->o->log)
+		log_file(r, c, &rep);
 	r->count[rep.result]++;
 	if (rep.result == ONE_ARCHIVED) {
 		r->before += rep.before;
@@ -187,7 +224,7 @@ int archive_run(const struct archive_opts *o)
 	struct run r;
 	int jobs;
 
-	if (tree_find(&t, o->paths, o->npaths)) {
+	if (tree_find(&t, o->paths, o->npaths, o->shard, o->log)) {
 		tree_free(&t);
 		return 1;
 	}

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +25,26 @@
 #include "libfmt/chunkindex.h"
 #include "libfmt/outputs.h"
 
-static void say(const char *path, const char *what)
+/* One line on stderr; the first is the reason the log gives. */
+static void tell(struct one_report *rep, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void tell(struct one_report *rep, const char *fmt, ...)
 {
-	fprintf(stderr, "tdat convert: %s: %s\n", path, what);
+	char line[sizeof(rep->reason)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "tdat convert: %s\n", line);
+	if (!rep->reason[0])
+		memcpy(rep->reason, line, sizeof(line));
+}
+
+static void say(struct one_report *rep, const char *path, const char *what)
+{
+	tell(rep, "%s: %s", path, what);
 }
 
 static void warn_line(void *ctx, const char *msg)
@@ -94,13 +112,13 @@ static int replaceable(const char *path, const struct stat *st,
 	int ok = 0;
 
 	if (!S_ISREG(st->st_mode)) {
-		say(path, "not a regular file: left as it is");
+		say(rep, path, "not a regular file: left as it is");
 		rep->result = ONE_LEFT;
 	} else if (st->st_nlink > 1) {
-		say(path, "has other hard links: left as it is");
+		say(rep, path, "has other hard links: left as it is");
 		rep->result = ONE_LEFT;
 	} else if (!dir || access(path, W_OK) || access(dir, W_OK)) {
-		say(path, "cannot be replaced (no permission to write it or"
+		say(rep, path, "cannot be replaced (no permission to write it or"
 		    " its directory): left as it is");
 		rep->result = ONE_FAILED;
 	} else {
@@ -195,7 +213,7 @@ static int unchanged(const char *path, const struct stat *st)
  * check it against in.  0, or 1 (said). */
 static int write_checked(struct tdat_file *in, const char *path,
 			 const char *name, const struct archive_opts *o,
-			 int threads)
+			 int threads, struct one_report *rep)
 {
 	struct convert_opts co;
 	struct tdat_error err;
@@ -213,7 +231,7 @@ static int write_checked(struct tdat_file *in, const char *path,
 	co.warn = warn_line;
 	co.warn_ctx = (void *)path;
 	if (convert_file(in, name, &co, &err)) {
-		say(path, err.msg);
+		say(rep, path, err.msg);
 		return 1;
 	}
 	out = open_archive(name, &err);
@@ -222,9 +240,8 @@ static int write_checked(struct tdat_file *in, const char *path,
 	if (!out)
 		snprintf(why, sizeof(why), "%s", err.msg);
 	if (r) {
-		fprintf(stderr, "tdat convert: %s: the archive does not read"
-			" back as the original (%s): left as it is\n", path,
-			why);
+		tell(rep, "%s: the archive does not read back as the"
+		     " original (%s): left as it is", path, why);
 		return 1;
 	}
 	return 0;
@@ -244,12 +261,12 @@ static int put_in_place(const char *path, const char *name,
 	uint64_t size = 0;
 
 	if (finish_archive(name, st, &size)) {
-		say(path, "cannot give the archive its mode, owner and"
+		say(rep, path, "cannot give the archive its mode, owner and"
 		    " times: left as it is");
 		return 1;
 	}
 	if (!unchanged(path, st)) {
-		say(path, "changed while it was archived: left as it is");
+		say(rep, path, "changed while it was archived: left as it is");
 		return 1;
 	}
 	if (size >= rep->before) {	/* no smaller */
@@ -258,12 +275,12 @@ static int put_in_place(const char *path, const char *name,
 		return 1;
 	}
 	if (tdat_outputs_keep(&err)) {
-		say(path, err.msg);
+		say(rep, path, err.msg);
 		return 1;
 	}
 	if (rename(name, path)) {
-		fprintf(stderr, "tdat convert: %s: cannot be replaced (%s):"
-			" left as it is\n", path, strerror(errno));
+		tell(rep, "%s: cannot be replaced (%s): left as it is", path,
+		     strerror(errno));
 		unlink(name);
 		return 1;
 	}
@@ -283,17 +300,16 @@ static void archive_open(struct tdat_file *in, const char *path,
 	int i, r;
 
 	for (i = 0; tdat_note(in, i); i++)
-		fprintf(stderr, "tdat convert: %s\n", tdat_note(in, i));
+		tell(rep, "%s", tdat_note(in, i));
 	if (i) {
-		say(path, "damaged (see above): left as it is");
+		say(rep, path, "damaged (see above): left as it is");
 		rep->result = ONE_FAILED;
 		return;
 	}
 	r = archived(in, o->chunk_size, &err);
 	if (r) {
 		if (r < 0)
-			fprintf(stderr, "tdat convert: %s: left as it is\n",
-				err.msg);
+			tell(rep, "%s: left as it is", err.msg);
 		rep->result = r < 0 ? ONE_FAILED : ONE_SKIPPED;
 		rep->after = rep->before;
 		return;
@@ -301,10 +317,10 @@ static void archive_open(struct tdat_file *in, const char *path,
 	rep->result = ONE_FAILED;
 	name = archive_name(path);
 	if (!name) {
-		say(path, "out of memory: left as it is");
+		say(rep, path, "out of memory: left as it is");
 		return;
 	}
-	if (write_checked(in, path, name, o, threads) ||
+	if (write_checked(in, path, name, o, threads, rep) ||
 	    put_in_place(path, name, st, rep))
 		tdat_outputs_drop();	/* ONE_SKIPPED: not smaller */
 	else
@@ -322,7 +338,7 @@ void one_archive(const char *path, const struct archive_opts *o,
 	memset(rep, 0, sizeof(*rep));
 	rep->result = ONE_FAILED;
 	if (lstat(path, &st)) {
-		say(path, "gone before it was archived");
+		say(rep, path, "gone before it was archived");
 		return;
 	}
 	rep->before = (uint64_t)st.st_size;
@@ -330,7 +346,7 @@ void one_archive(const char *path, const struct archive_opts *o,
 		return;
 	in = tdat_open(path, &err);
 	if (!in) {
-		fprintf(stderr, "tdat convert: %s: left as it is\n", err.msg);
+		tell(rep, "%s: left as it is", err.msg);
 		return;
 	}
 	archive_open(in, path, o, threads, &st, rep);

@@ -4,7 +4,9 @@
  * file under the paths given that starts as a trace.dat does, in name
  * order.  Symlinks are never followed (a link in the tree could lead
  * out of it, or round in a loop); they and files that are not trace.dat
- * are named and left alone.  What a killed run can leave beside an
+ * are named and left alone.  With a shard, only the files it takes
+ * are looked at; a directory is walked by every part.  What a killed
+ * run can leave beside an
  * original NAME, the archive under its own name (".NAME.tdat-archive",
  * one.c) or libfmt's temporary name of that, is removed.
  */
@@ -34,10 +36,18 @@ static char *join(const char *dir, const char *name)
 	return p;
 }
 
-static void left(struct tree *t, const char *path, const char *why)
+static void left(struct tree *t, const char *path, const char *why,
+		 const char *result)
 {
+	struct joblog_entry e = { path, result, 0, 0, 0, 0, why };
+
 	fprintf(stderr, "tdat convert: %s: %s: left as it is\n", path, why);
-	t->others++;
+	if (t->log)
+		joblog_write(t->log, &e);
+	if (strcmp(result, "failed"))
+		t->others++;
+	else
+		t->missing++;	/* a path given that is not there */
 }
 
 /* Whether path starts as a trace.dat does (never following a link). */
@@ -86,8 +96,9 @@ static char *original_of(const char *name)
 	return strndup(name + 1, n - 1 - s);
 }
 
-/* A leftover of a killed run: removed when its original is there. */
-static int leftover(const char *dir, const char *name)
+/* A leftover of a killed run: removed when its original is there and
+ * in this part (another part's task may be writing it now). */
+static int leftover(const struct tree *t, const char *dir, const char *name)
 {
 	char *orig = original_of(name), *path = NULL, *opath = NULL;
 	struct stat st, ost;
@@ -97,7 +108,8 @@ static int leftover(const char *dir, const char *name)
 		path = join(dir, name);
 		opath = join(dir, orig);
 	}
-	if (path && opath && !lstat(opath, &ost) && S_ISREG(ost.st_mode) && !lstat(path, &st) &&
+	if (path && opath && shard_takes(t->shard, opath) &&
+	    !lstat(opath, &ost) && S_ISREG(ost.st_mode) && !lstat(path, &st) &&
 	    S_ISREG(st.st_mode) && !unlink(path)) {
 		fprintf(stderr, "tdat convert: %s: removed: what an"
 			" interrupted run left (%s is whole)\n", path, opath);
@@ -135,14 +147,14 @@ static int visit_dir(struct tree *t, const char *dir, int depth)
 
 	n = scandir(dir, &names, NULL, alphasort);
 	if (n < 0) {
-		left(t, dir, strerror(errno));
+		left(t, dir, strerror(errno), "left alone");
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
 
 		if (!r && strcmp(name, ".") && strcmp(name, "..") &&
-		    !leftover(dir, name)) {
+		    !leftover(t, dir, name)) {
 			path = join(dir, name);
 			r = path ? visit(t, path, depth + 1) : -1;
 			free(path);
@@ -158,31 +170,38 @@ static int visit(struct tree *t, const char *path, int depth)
 {
 	struct stat st;
 
-	if (lstat(path, &st)) {
-		left(t, path, strerror(errno));
-		t->missing += depth == 0;
+	if (lstat(path, &st)) {	/* a part's own, as a file's */
+		if (shard_takes(t->shard, path))
+			left(t, path, strerror(errno), depth ? "left alone" :
+			     "failed");
 		return 0;
 	}
-	if (S_ISLNK(st.st_mode))
-		left(t, path, "a symlink (not followed)");
-	else if (S_ISDIR(st.st_mode) && depth >= 64)
-		left(t, path, "directories nested deeper than 64");
+	if (S_ISDIR(st.st_mode) && depth >= 64)
+		left(t, path, "directories nested deeper than 64",
+		     "left alone");
 	else if (S_ISDIR(st.st_mode))
 		return visit_dir(t, path, depth);
+	else if (!shard_takes(t->shard, path))
+		return 0;	/* another part's */
+	else if (S_ISLNK(st.st_mode))
+		left(t, path, "a symlink (not followed)", "left alone");
 	else if (!S_ISREG(st.st_mode))
-		left(t, path, "not a regular file");
+		left(t, path, "not a regular file", "left alone");
 	else if (!is_tracedat(path))
-		left(t, path, "not a trace.dat");
+		left(t, path, "not a trace.dat", "left alone");
 	else
 		return add(t, path);
 	return 0;
 }
 
-int tree_find(struct tree *t, char **paths, int n)
+int tree_find(struct tree *t, char **paths, int n, const struct shard *s,
+	      struct joblog *log)
 {
 	int k;
 
 	memset(t, 0, sizeof(*t));
+	t->shard = s;
+	t->log = log;
 	for (k = 0; k < n; k++)
 		if (visit(t, paths[k], 0)) {
 			fprintf(stderr, "tdat convert: out of memory\n");

@@ -14,8 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-struct tdat_error;
+#include "libfmt/tracedat.h"
 
 /* ---- shard.c ---- */
 
@@ -71,6 +70,8 @@ struct joblog {
 	char *path;
 	char host[256];
 	char task[32];		/* "K/N", or "" unsharded */
+	int failed;		/* a line could not be written: */
+	struct tdat_error err;	/* the first such failure */
 };
 
 /* What was done to one file. */
@@ -97,10 +98,10 @@ int joblog_open(struct joblog *lg, const char *path, const struct shard *s,
  * "seconds":S,"reason":...}, written by one write() on a descriptor
  * opened with O_APPEND, so that lines of tasks appending at once never
  * mix (on a local file system; see tdat-convert(1) on NFS).  0, or -1
- * with err.
+ * with lg->failed set and the first failure kept in lg->err: the work
+ * goes on, and the applet says it and fails at the end.
  */
-int joblog_write(struct joblog *lg, const struct joblog_entry *e,
-		 struct tdat_error *err);
+int joblog_write(struct joblog *lg, const struct joblog_entry *e);
 void joblog_close(struct joblog *lg);
 /* s as a JSON string (quotes included) appended to out: valid UTF-8 as
  * it is, every other byte as \u00XX, as --json writes text.  0 or -1. */

@@ -157,8 +157,16 @@ static int line(struct tdat_bytes *b, const struct joblog *lg,
 	return add(b, num) || text(b, "reason", e->reason) || add(b, "}\n");
 }
 
-int joblog_write(struct joblog *lg, const struct joblog_entry *e,
-		 struct tdat_error *err)
+static int failed(struct joblog *lg, const char *what)
+{
+	if (!lg->failed)
+		tdat_fail_nooff(&lg->err, lg->path, "cannot append to the"
+				" log: %s", what);
+	lg->failed = 1;
+	return -1;
+}
+
+int joblog_write(struct joblog *lg, const struct joblog_entry *e)
 {
 	struct tdat_bytes b = { 0 };
 	ssize_t w;
@@ -168,15 +176,15 @@ int joblog_write(struct joblog *lg, const struct joblog_entry *e,
 		return 0;
 	if (line(&b, lg, e)) {
 		tdat_bytes_free(&b);
-		return tdat_fail_nooff(err, lg->path, "out of memory");
+		return failed(lg, "out of memory");
 	}
 	do
 		w = write(lg->fd, b.data, b.len);
 	while (w < 0 && errno == EINTR);
-	if (w != (ssize_t)b.len)
-		r = tdat_fail_nooff(err, lg->path, "cannot append to the log:"
-				    " %s", w < 0 ? strerror(errno) :
-				    "short write (disk full?)");
+	if (w < 0)
+		r = failed(lg, strerror(errno));
+	else if (w != (ssize_t)b.len)
+		r = failed(lg, "a line written short (disk full?)");
 	tdat_bytes_free(&b);
 	return r;
 }

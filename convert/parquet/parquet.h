@@ -9,6 +9,7 @@
 #define PARQUET_H
 
 #include <stdint.h>
+#include "convert/fleet/fleet.h"
 
 struct parquet_opts {
 	const char **inputs;	/* trace.dat files (directories expanded
@@ -18,6 +19,10 @@ struct parquet_opts {
 				 * directory was given); always for several */
 	const char *out;	/* the dataset directory to make */
 	int level;		/* zstd level of the pages, 0 = default */
+	int add;		/* --add: add the inputs to the fleet dataset
+				 * out (made if absent); tasks may add to
+				 * one dataset at once */
+	struct joblog *log;	/* --add: a line per input; NULL: none */
 	/* Stored trace data read so far, now and then; may be NULL. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
@@ -30,7 +35,9 @@ struct parquet_opts {
  * input gets one line with its file and offset on stderr; a cut one is
  * exported as far as its complete pages go.  Returns the exit status:
  * 0, 1 (an input damaged: the dataset is still written, or unreadable:
- * nothing is), 2 (the output cannot be made).
+ * nothing is), 2 (the output cannot be made).  With o->add each input
+ * is added whole or not at all, an input in the dataset already is
+ * skipped, and one summary line ends the run; 1 when any input failed.
  */
 int parquet_run(const struct parquet_opts *o);
 

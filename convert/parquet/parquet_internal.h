@@ -47,6 +47,12 @@ struct stage {
  * make the staging directory, registered for removal on a signal.  0 or
  * -1 (err said). */
 int stage_open(struct stage *s, const char *final);
+/* --add: an input's stage inside the dataset, ADD_STAGE "NAME.XXXXXX"
+ * (a run killed leaves it; the next one removes it, publish.c).  0 or
+ * -1 (err said). */
+#define ADD_STAGE ".tdat-add-"
+int stage_open_inside(struct stage *s, const char *dataset,
+		      const char *name);
 /* Make directory rel (one level) inside the stage, if not there. */
 int stage_mkdir(struct stage *s, const char *rel);
 /* The stage's path of rel, malloc'd (NULL out of memory). */
@@ -158,6 +164,7 @@ void tables_free(struct tables *ts);
 
 struct export_input {
 	const char *path;
+	char why[512];		/* the first line said of it, or "" */
 	const char *name;	/* a fleet's trace name, or NULL */
 	int fleet;
 	int big_endian;		/* the file's byte order */
@@ -178,6 +185,49 @@ struct tdat_file;
 int symtabs_write(struct tables *ts, const struct tdat_file *f,
 		  const struct export_input *in, uint64_t *ncmd,
 		  uint64_t *nsyms);
+
+/* ---- run.c ---- */
+
+/* A fleet's meta.json: the traces are in traces/NAME.json, one file an
+ * input, so that tasks adding inputs at once share no file. */
+#define FLEET_META "{\"tdat_dataset\":2,\"layout\":\"fleet\"," \
+		   "\"trace_files\":\"traces/*.json\"}\n"
+/* An input's trace name in a fleet: its base name less ".dat", fit for
+ * a file name; the alternative for a second input of that name adds 8
+ * hex digits of a hash of its path. */
+void trace_stem(char *out, size_t cap, const char *path);
+void trace_alt(char *out, size_t cap, const char *path);
+/* One input into the stage, its meta.json object into meta.  The exit
+ * status: 0, 1 (damaged, exported as far as it goes), or -1 (nothing
+ * can be written: said, and kept in in->why). */
+int export_one(struct stage *st, const struct parquet_opts *o,
+	       struct export_input *in, struct tdat_bytes *meta);
+
+/* ---- add.c, claim.c, publish.c: --add ---- */
+
+int parquet_add(const struct parquet_opts *o);
+
+enum claim {
+	CLAIM_NEW,		/* the name is this input's now */
+	CLAIM_OURS,		/* claimed by a run of it that was killed */
+	CLAIM_DONE,		/* the input is in the dataset */
+};
+/* The name of path's input in dataset (its stem, or if another input
+ * has that, the alternative) into name, claimed (traces/NAME.claim)
+ * unless the input is there already.  enum claim, or -1 with why. */
+int claim_name(const char *dataset, const char *path, char *name,
+	       size_t cap, char *why, size_t wcap);
+/* The claim removed once traces/NAME.json is there. */
+void claim_drop(const char *dataset, const char *name);
+
+/* What a killed run of input NAME left in dataset removed: its tables,
+ * its stage, its claim's temporary file. */
+void publish_clean(const char *dataset, const char *name);
+/* The stage's files renamed into the dataset at the same places (never
+ * over a file), then its top-level NAME.json to traces/NAME.json, each
+ * directory synced; *bytes is their size.  0, or -1 with why. */
+int publish(struct stage *st, const char *dataset, const char *name,
+	    uint64_t *bytes, char *why, size_t cap);
 
 /* ---- meta.c ---- */
 

@@ -13,34 +13,64 @@
 #include "convert/parquet/parquet_internal.h"
 #include "libfmt/tracedat.h"
 
-/* A fleet's trace name: the file's base name less ".dat", made unique
- * among names[0..n) by "-2", "-3"... */
+/* A fleet's trace name for path: its base name less ".dat", made fit
+ * for a file name (trace_stem), or that and "-" and 8 hex digits of the
+ * path's hash (trace_alt), for a second input of the same base name:
+ * the same name for the same path in every run and task. */
+void trace_stem(char *out, size_t cap, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	base = base ? base + 1 : path;
+	text_safe_name(out, cap < 200 ? cap : 200, base);
+	len = strlen(out);
+	if (len > 4 && !strcmp(out + len - 4, ".dat"))
+		out[len - 4] = 0;
+}
+
+void trace_alt(char *out, size_t cap, const char *path)
+{
+	const unsigned char *p = (const unsigned char *)path;
+	uint32_t h = 2166136261u;	/* FNV-1a, 32 bits */
+	char stem[200];
+
+	for (; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	trace_stem(stem, sizeof(stem), path);
+	snprintf(out, cap, "%s-%08x", stem, (unsigned)h);
+}
+
+/* A one-run fleet's name: the stem, else its alternative, else that
+ * counted on ("-2", "-3"...) until unique among names[0..n). */
 static void trace_name(char *out, size_t cap, const char *path,
 		       char **names, int n)
 {
-	const char *base = strrchr(path, '/');
-	char stem[200];
-	size_t len;
+	char alt[224];
 	int i, k = 1;
 
-	base = base ? base + 1 : path;
-	text_safe_name(stem, sizeof(stem) - 12, base);
-	len = strlen(stem);
-	if (len > 4 && !strcmp(stem + len - 4, ".dat"))
-		stem[len - 4] = 0;
-	snprintf(out, cap, "%s", stem);
+	trace_stem(out, cap, path);
+	trace_alt(alt, sizeof(alt), path);
 	for (i = 0; i < n; i++)
 		if (!strcmp(names[i], out)) {
-			snprintf(out, cap, "%s-%d", stem, ++k);
+			if (k++ == 1)
+				snprintf(out, cap, "%s", alt);
+			else
+				snprintf(out, cap, "%s-%d", alt, k);
 			i = -1;	/* check the new name against all */
 		}
 }
 
-/* One input into the stage, its meta.json object into meta.  The exit
- * status: 0, 1 (damaged, exported as far as it goes), or -1 (nothing
- * can be written: said). */
-static int export_one(struct stage *st, const struct parquet_opts *o,
-		      struct export_input *in, struct tdat_bytes *meta)
+/* A line on stderr, the first kept as why the input failed. */
+static void said(struct export_input *in, const char *msg)
+{
+	fprintf(stderr, "tdat convert: %s\n", msg);
+	if (!in->why[0])
+		snprintf(in->why, sizeof(in->why), "%s", msg);
+}
+
+int export_one(struct stage *st, const struct parquet_opts *o,
+	       struct export_input *in, struct tdat_bytes *meta)
 {
 	struct tdat_error err;
 	struct tables ts;
@@ -49,7 +79,7 @@ static int export_one(struct stage *st, const struct parquet_opts *o,
 	int r;
 
 	if (!f) {
-		fprintf(stderr, "tdat convert: %s\n", err.msg);
+		said(in, err.msg);
 		return -1;
 	}
 	/* closed while the events are walked: the stream holds its own copy
@@ -60,18 +90,18 @@ static int export_one(struct stage *st, const struct parquet_opts *o,
 	r = rows_export(&ts, in, o);
 	f = r >= 0 && r != 2 ? tdat_open(in->path, &err) : NULL;
 	if (r >= 0 && r != 2 && !f) {
-		fprintf(stderr, "tdat convert: %s\n", err.msg);
+		said(in, err.msg);
 		r = 2;
 	}
 	if (r >= 0 && r != 2 && (symtabs_write(&ts, f, in, &ncmd, &nsyms) ||
 				 tables_finish(&ts)))
 		r = -1;
 	if (r == -1 && ts.err[0])
-		fprintf(stderr, "tdat convert: %s\n", ts.err);
+		said(in, ts.err);
 	if (r >= 0 && r != 2 &&
 	    meta_input(meta, in->fleet ? "{" : "{\"tdat_dataset\":1,"
 		       "\"layout\":\"single\",", f, in, &ts, ncmd, nsyms)) {
-		fprintf(stderr, "tdat convert: out of memory\n");
+		said(in, "out of memory");
 		r = -1;
 	}
 	tables_free(&ts);
@@ -80,40 +110,66 @@ static int export_one(struct stage *st, const struct parquet_opts *o,
 	return r == 2 ? -1 : r;
 }
 
-/* The inputs one after another; meta.json's body into meta. */
-static int export_all(struct stage *st, const struct parquet_opts *o,
-		      struct tdat_bytes *meta)
+/* A fleet's input: its tables, then its traces/NAME.json.  0, 1, -1
+ * as export_one. */
+static int export_member(struct stage *st, const struct parquet_opts *o,
+			 struct export_input *in)
+{
+	struct tdat_bytes meta = { 0 };
+	char rel[300];
+	int r = export_one(st, o, in, &meta);
+
+	snprintf(rel, sizeof(rel), "traces/%s.json", in->name);
+	if (r >= 0 && (text_add(&meta, "\n") ||
+		       stage_write(st, rel, meta.data, meta.len))) {
+		fprintf(stderr, "tdat convert: %s\n", st->err[0] ? st->err :
+			"out of memory");
+		r = -1;
+	}
+	tdat_bytes_free(&meta);
+	return r;
+}
+
+/* A fleet's inputs one after another. */
+static int export_fleet(struct stage *st, const struct parquet_opts *o)
 {
 	char **names = calloc((size_t)o->ninputs + 1, sizeof(*names));
-	int fleet = o->fleet || o->ninputs > 1, k, r, status = 0;
 	struct export_input in;
+	int k, r, status = 0;
 	char name[256];
 
-	if (!names)
-		return -1;
+	if (!names || stage_mkdir(st, "traces"))
+		status = -1;
 	for (k = 0; k < o->ninputs && status >= 0; k++) {
 		memset(&in, 0, sizeof(in));
 		in.path = o->inputs[k];
-		in.fleet = fleet;
-		if (fleet) {
-			trace_name(name, sizeof(name), in.path, names, k);
-			names[k] = strdup(name);
-			if (!names[k]) {
-				status = -1;
-				break;
-			}
-			in.name = names[k];
-			if (k && text_add(meta, ","))
-				status = -1;
+		in.fleet = 1;
+		trace_name(name, sizeof(name), in.path, names, k);
+		names[k] = strdup(name);
+		if (!names[k]) {
+			status = -1;
+			break;
 		}
-		r = export_one(st, o, &in, meta);
+		in.name = names[k];
+		r = export_member(st, o, &in);
 		if (r)
 			status = r < 0 ? -1 : 1;
 	}
-	for (k = 0; k < o->ninputs; k++)
+	for (k = 0; names && k < o->ninputs; k++)
 		free(names[k]);
 	free(names);
 	return status;
+}
+
+/* One input: meta.json is its object. */
+static int export_single(struct stage *st, const struct parquet_opts *o,
+			 struct tdat_bytes *meta)
+{
+	struct export_input in;
+
+	memset(&in, 0, sizeof(in));
+	in.path = o->inputs[0];
+	return export_one(st, o, &in, meta);
 }
 
 int parquet_run(const struct parquet_opts *o)
@@ -122,18 +178,19 @@ int parquet_run(const struct parquet_opts *o)
 	struct tdat_bytes meta = { 0 };
 	struct stage st;
 
+	if (o->add)
+		return parquet_add(o);
 	if (stage_open(&st, o->out)) {
 		fprintf(stderr, "tdat convert: %s\n", st.err);
 		stage_abort(&st);
 		return 2;
 	}
-	/* one input: its object is the whole of meta.json */
-	if (fleet && text_add(&meta, "{\"tdat_dataset\":1,"
-			      "\"layout\":\"fleet\",\"traces\":["))
-		status = -1;
+	if (fleet)
+		status = text_add(&meta, FLEET_META) ? -1 :
+			 export_fleet(&st, o);
 	else
-		status = export_all(&st, o, &meta);
-	if (status >= 0 && text_add(&meta, fleet ? "]}\n" : "\n"))
+		status = export_single(&st, o, &meta);
+	if (status >= 0 && !fleet && text_add(&meta, "\n"))
 		status = -1;
 	if (status >= 0 && (stage_write(&st, "meta.json", meta.data,
 					meta.len) || stage_commit(&st))) {

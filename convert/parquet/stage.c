@@ -66,20 +66,13 @@ static int split_name(const char *final, char **parent, char **base)
 	return *parent && *base ? 0 : -1;
 }
 
-static int make_stage(struct stage *s)
+/* The stage s->dir made from its mkdtemp pattern, listed for removal
+ * on a signal. */
+static int make_stage_dir(struct stage *s)
 {
-	char *parent = NULL, *base = NULL;
-	size_t n;
 	sigset_t all, old;
 	int r = -1;
 
-	if (split_name(s->final, &parent, &base))
-		goto out;
-	n = strlen(parent) + strlen(base) + 32;
-	s->dir = malloc(n);
-	if (!s->dir)
-		goto out;
-	snprintf(s->dir, n, "%s/.%s.tdat-XXXXXX", parent, base);
 	/* no signal between making it and listing it */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -89,10 +82,48 @@ static int make_stage(struct stage *s)
 			rmdir(s->dir);
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return r;
+}
+
+static int make_stage(struct stage *s)
+{
+	char *parent = NULL, *base = NULL;
+	size_t n;
+	int r = -1;
+
+	if (split_name(s->final, &parent, &base))
+		goto out;
+	n = strlen(parent) + strlen(base) + 32;
+	s->dir = malloc(n);
+	if (!s->dir)
+		goto out;
+	snprintf(s->dir, n, "%s/.%s.tdat-XXXXXX", parent, base);
+	r = make_stage_dir(s);
 out:
 	free(parent);
 	free(base);
 	return r;
+}
+
+int stage_open_inside(struct stage *s, const char *dataset, const char *name)
+{
+	size_t n = strlen(dataset) + strlen(name) + 32;
+
+	memset(s, 0, sizeof(*s));
+	s->final = strdup(dataset);
+	s->dir = malloc(n);
+	if (!s->final || !s->dir)
+		return fail(s, "out of memory");
+	snprintf(s->dir, n, "%s/" ADD_STAGE "%s.XXXXXX", dataset, name);
+	if (make_stage_dir(s)) {
+		int e = errno;
+
+		free(s->dir);
+		s->dir = NULL;
+		return fail(s, "%s: cannot make a directory in it: %s",
+			    dataset, strerror(e));
+	}
+	return 0;
 }
 
 int stage_open(struct stage *s, const char *final)
@@ -212,6 +243,10 @@ int stage_commit(struct stage *s)
 	if (!r)
 		r = renameat2(AT_FDCWD, s->dir, AT_FDCWD, s->final,
 			      RENAME_NOREPLACE);
+	/* NFS has no RENAME_NOREPLACE; a plain rename replaces at most an
+	 * empty directory, as below */
+	if (r && (errno == EINVAL || errno == ENOSYS))
+		r = rename(s->dir, s->final);
 	if (r && errno == EEXIST && empty_dir(s->final))
 		r = rename(s->dir, s->final);	/* replaces it, empty */
 	if (r) {

@@ -88,12 +88,12 @@ step "check every dataset"
 pqcheck "the fixtures"
 rm -rf pq.* facts.*
 
-# meta OUT: the traces OUT/meta.json lists into traces.txt, "NAME<tab>PATH"
-# a line, read with DuckDB's JSON reader
+# meta OUT: the traces of OUT/traces/*.json (one object a trace) into
+# traces.txt, "NAME<tab>PATH" a line, read with DuckDB's JSON reader
 meta() {
-	node "$PQ/pqsql.mjs" "SELECT t.name, t.path FROM (SELECT unnest(traces) AS t
-		FROM read_json('$1/meta.json', format = 'auto'))" >traces.txt ||
-		fail "$1/meta.json: no traces list"
+	node "$PQ/pqsql.mjs" "SELECT name, path FROM read_json('$1/traces/*.json',
+		format = 'auto', union_by_name = true) ORDER BY name" >traces.txt ||
+		fail "$1/traces/*.json: no traces"
 }
 
 # fleet_check OUT N: each of the N traces meta.json lists against its
@@ -108,7 +108,7 @@ fleet_check() {
 		facts "facts.$k" "$path"
 		want "$1" "facts.$k" --trace "$name" --input "$path"
 	done <traces.txt
-	assert_eq "$2" "$k" "traces in $1/meta.json"
+	assert_eq "$2" "$k" "traces in $1/traces/"
 	pqcheck "the fleet $1"
 }
 

@@ -39,19 +39,22 @@ export async function check(opt) {
 		catch (e) { fail(`${path}: not JSON: ${oneLine(e)}`); }
 		if (!(meta instanceof Map)) fail(`${path}: not a JSON object`);
 		if (trace === null) return;
-		const traces = meta.get('traces');
-		if (!Array.isArray(traces)) fail(`${path}: no "traces" array`);
-		const names = traces.map((t) => t instanceof Map ? t.get('name') : undefined);
-		if (new Set(names).size !== names.length) fail(`${path}: "traces" names a trace twice`);
-		const t = traces.find((x) => x instanceof Map && x.get('name') === trace);
-		if (!t) fail(`${path}: no trace named ${JSON.stringify(trace)} in "traces" (${names.map((n) => show(n ?? null)).join(', ')})`);
+		// a fleet: meta.json names where each trace's object is
+		if (meta.get('layout') !== 'fleet' || meta.get('trace_files') !== 'traces/*.json')
+			fail(`${path}: not a fleet's meta.json ("layout" "fleet", "trace_files" "traces/*.json")`);
+		const tpath = join(dir, 'traces', `${trace}.json`);
+		if (!existsSync(tpath)) fail(`${tpath}: missing: no trace named ${JSON.stringify(trace)} in the fleet`);
+		let t;
+		try { t = parseJson(new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(tpath))); }
+		catch (e) { fail(`${tpath}: not JSON: ${oneLine(e)}`); }
+		if (!(t instanceof Map) || t.get('name') !== trace) fail(`${tpath}: its "name" is not ${JSON.stringify(trace)}`);
 		const p = t.get('path');
-		if (typeof p !== 'string') fail(`${path}: trace ${trace}: no "path" string`);
+		if (typeof p !== 'string') fail(`${tpath}: no "path" string`);
 		if (opt.input !== undefined && p !== opt.input) {
 			let a = null, b = null;
 			try { a = realpathSync(p); b = realpathSync(opt.input); } catch { /* */ }
 			if (a === null || a !== b)
-				fail(`${path}: trace ${trace}: "path" is ${JSON.stringify(p)}, expected ${JSON.stringify(opt.input)}`);
+				fail(`${tpath}: "path" is ${JSON.stringify(p)}, expected ${JSON.stringify(opt.input)}`);
 		}
 	}
 
@@ -65,6 +68,7 @@ export async function check(opt) {
 		for (const e of readdirSync(dir).sort()) {
 			const p = join(dir, e);
 			if (e === 'meta.json') continue;
+			if (e === 'traces' && trace !== null) continue;	// the traces' objects
 			if (trace === null) {
 				if (e === 'cmdlines.parquet' || e === 'kallsyms.parquet') {
 					out.push({ kind: e.replace('.parquet', ''), path: p });

@@ -89,4 +89,11 @@ for (const src of srcs) {
 		dumpRows('kallsyms', join(src, 'kallsyms.txt')).map((r) => [...tv, ...r]));
 }
 rmSync(tmp, { force: true });
-writeFileSync(join(out, 'meta.json'), JSON.stringify({ traces }) + '\n');
+if (fleet) {
+	// tdat's fleet layout: meta.json says where each trace's object is
+	writeFileSync(join(out, 'meta.json'), JSON.stringify({ tdat_dataset: 2, layout: 'fleet', trace_files: 'traces/*.json' }) + '\n');
+	mkdirSync(join(out, 'traces'), { recursive: true });
+	for (const t of traces) writeFileSync(join(out, 'traces', `${t.name}.json`), JSON.stringify(t) + '\n');
+} else {
+	writeFileSync(join(out, 'meta.json'), JSON.stringify({ traces }) + '\n');
+}

@@ -11,8 +11,8 @@
 //
 //   --trace NAME    DIR is a fleet: check NAME's files (SYSTEM/EVENT/
 //                   NAME.parquet, cmdlines/NAME.parquet, ...), whose
-//                   first column `trace` must be NAME, and meta.json's
-//                   "traces" entry of that name
+//                   first column `trace` must be NAME, and NAME's object
+//                   traces/NAME.json (meta.json: the fleet's layout)
 //   --input PATH    that entry's "path" must be PATH (the same file)
 //   --formats FILE  `tdat dump --ftrace-events --events INPUT`: integer
 //                   columns must then follow the C types exactly

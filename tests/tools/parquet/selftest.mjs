@@ -150,7 +150,7 @@ const cases = [
 		(d) => cpSync(join(d, F('ftrace/print', 'b')), join(d, F('ftrace/print', 'c'))),
 		'the report has no ftrace/print event'],
 	['meta.json without the trace', 'fleet', null,
-		(d) => writeFileSync(join(d, 'meta.json'), '{"traces":[{"name":"a","path":"x"}]}\n'), 'no trace named'],
+		(d) => unlinkSync(join(d, 'traces', 'a.json')), 'no trace named'],
 	['meta.json with another path', 'fleet', null, () => {}, '"path" is', { input: '/dev/null' }],
 ];
 
