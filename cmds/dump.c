@@ -6,13 +6,18 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include "cmds/cmds.h"
+#include "cmds/fleetopts.h"
 #include "cmds/progress.h"
 #include "convert/dump/dump.h"
 #include "libfmt/tracedat.h"
 
 static const char usage[] =
 "usage: tdat dump [OPTIONS] [-i FILE | FILE]\n"
+"       tdat dump --validate [FILE...] [--files-from LIST [-0]]\n"
+"                 [--shard K/N|slurm] [--log LOG]\n"
 "\n"
 "Print what a trace.dat (v6 or v7, any compression) holds, as trace-cmd\n"
 "dump prints it.  FILE defaults to trace.dat.\n"
@@ -35,12 +40,19 @@ static const char usage[] =
 "  -v, --validate   read every page and chunk too; say whether it is valid\n"
 "  --json           one JSON object (see tdat-dump(1)) instead of the text\n"
 "  --verbose[=L]    accepted for trace-cmd's sake; no effect\n"
+"  --files-from LIST  with -v: validate the files LIST names, one a line\n"
+"                   (- is standard input), besides any FILEs given\n"
+"  -0               LIST's names are NUL-separated (find -print0)\n"
+"  --shard K/N      with -v: only part K (0 to N-1) of the files, by a\n"
+"                   hash of each path as given; slurm: from the job array\n"
+"  --log LOG        with -v: append a JSON line per file to LOG\n"
 "  -i FILE          the input file\n"
 "  -h, --help       show this help\n"
 "\n"
 "Exit status: 0 when the file was read whole, 1 when it is damaged (what\n"
 "comes before the damage is printed, then one line with the offset),\n"
-"2 on usage errors.\n";
+"2 on usage errors.  Several files (-v only): a line each, a summary,\n"
+"exit status 1 when any is damaged.\n";
 
 enum { OPT_JSON = 256, OPT_VERBOSE, OPT_PART };
 
@@ -64,6 +76,9 @@ static const struct option long_opts[] = {
 	{ "validate", no_argument, NULL, 'v' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "verbose", optional_argument, NULL, OPT_VERBOSE },
+	{ "files-from", required_argument, NULL, OPT_FILES_FROM },
+	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "log", required_argument, NULL, OPT_LOG },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -75,47 +90,82 @@ static const unsigned parts[] = {
 	DUMP_ALL,
 };
 
-/* 0 run, 1 help shown, 2 usage error shown. */
-static int parse_args(int argc, char **argv, struct dump_opts *o)
-{
-	int c, idx;
+struct args {
+	struct dump_opts o;
+	struct fleet_args fleet;
+	char **files;		/* the FILEs after the options */
+	int nfiles;
+	int many;		/* several files: -v's line each, a summary */
+};
 
-	memset(o, 0, sizeof(*o));
+/* One option: 0, or 1 help shown, 2 usage error shown. */
+static int parse_option(struct args *a, int c, int idx, char **argv)
+{
+	switch (c) {
+	case OPT_PART:
+		a->o.parts |= parts[idx];
+		return 0;
+	case 'i':
+		a->o.path = optarg;
+		return 0;
+	case 'v':
+		a->o.validate = 1;
+		return 0;
+	case OPT_JSON:
+		a->o.json = 1;
+		return 0;
+	case OPT_VERBOSE:
+		return 0;
+	case 'h':
+		fputs(usage, stdout);
+		return 1;
+	default:
+		if (!fleet_opt(&a->fleet, c, optarg))
+			return 0;
+		return getopt_error(c, argv, optind, long_opts);
+	}
+}
+
+/* Several files (or a list, or a part of one): -v alone, no parts. */
+static int many_args(struct args *a)
+{
+	if (!a->o.validate)
+		return usage_error("several files, --files-from and --shard"
+				   " go with --validate");
+	if (a->o.parts || a->o.json)
+		return usage_error("several files are validated only (no"
+				   " parts, no --json)");
+	return 0;
+}
+
+/* 0 run, 1 help shown, 2 usage error shown. */
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	int c, idx, r;
+
+	memset(a, 0, sizeof(*a));
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hi:v", long_opts, &idx)) != -1) {
-		switch (c) {
-		case OPT_PART:
-			o->parts |= parts[idx];
-			break;
-		case 'i':
-			o->path = optarg;
-			break;
-		case 'v':
-			o->validate = 1;
-			break;
-		case OPT_JSON:
-			o->json = 1;
-			break;
-		case OPT_VERBOSE:
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 1;
-		default:
-			return getopt_error(c, argv, optind, long_opts);
-		}
+	while ((c = getopt_long(argc, argv, ":hi:v0", long_opts,
+				&idx)) != -1) {
+		r = parse_option(a, c, idx, argv);
+		if (r)
+			return r;
 	}
-	if (optind < argc && o->path)
+	if (fleet_check(&a->fleet))
+		return 2;
+	a->files = argv + optind;
+	a->nfiles = argc - optind;
+	a->many = a->nfiles + !!a->o.path > 1 || fleet_given(&a->fleet);
+	if (a->many)
+		return many_args(a);
+	if (a->nfiles && a->o.path)
 		return usage_error("one input: -i %s or %s, not both",
-				   o->path, argv[optind]);
-	if (optind < argc)
-		o->path = argv[optind++];
-	if (optind < argc)
-		return usage_error("one input only (\"%s\" is one too many)",
-				   argv[optind]);
-	if (!o->path)
-		o->path = "trace.dat";
+				   a->o.path, argv[optind]);
+	if (a->nfiles)
+		a->o.path = a->files[0];
+	if (!a->o.path)
+		a->o.path = "trace.dat";
 	return 0;
 }
 
@@ -124,22 +174,91 @@ static void warn_line(const char *msg)
 	fprintf(stderr, "tdat dump: warning: %s\n", msg);
 }
 
+static double since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) +
+	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* One file of several validated: its line, its log entry.  0 valid. */
+static int validate_one(struct dump_opts *o, const char *path,
+			struct joblog *log)
+{
+	struct tdat_error err = { { 0 }, 0 };
+	struct joblog_entry e;
+	struct timespec t0;
+	struct stat st;
+	int r;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	o->path = path;
+	r = dump_run(o, &err);
+	if (r)
+		fprintf(stderr, "tdat dump: %s\n", err.msg);
+	memset(&e, 0, sizeof(e));
+	e.path = path;
+	e.result = r ? "invalid" : "valid";
+	e.sized = !stat(path, &st);
+	e.before = e.after = e.sized ? (uint64_t)st.st_size : 0;
+	e.seconds = since(&t0);
+	e.reason = r ? err.msg : NULL;
+	joblog_write(log, &e);
+	return r;
+}
+
+/* dump --validate of several files: the FILEs, -i, then the list's,
+ * those of this part. */
+static int validate_many(struct args *a)
+{
+	struct pathlist all = { 0 };
+	struct joblog log;
+	int k, bad = 0, n = 0, r = 0;
+
+	if (a->o.path && pathlist_add(&all, a->o.path))
+		r = 1;
+	for (k = 0; !r && k < a->nfiles; k++)
+		r = pathlist_add(&all, a->files[k]) ? 1 : 0;
+	if (r)
+		fprintf(stderr, "tdat dump: out of memory\n");
+	if (!r)
+		r = fleet_read_list(&a->fleet, &all);
+	if (!r)
+		r = fleet_open_log(&a->fleet, &log);
+	for (k = 0; !r && k < all.n; k++)
+		if (shard_takes(&a->fleet.shard, all.v[k])) {
+			n++;
+			bad += validate_one(&a->o, all.v[k], &log) != 0;
+		}
+	if (!r) {
+		fprintf(stderr, "tdat dump: %d valid, %d invalid\n", n - bad,
+			bad);
+		r = fleet_close_log(&log) || bad ? 1 : 0;
+	}
+	pathlist_free(&all);
+	return r;
+}
+
 int cmd_dump(int argc, char **argv)
 {
-	struct dump_opts o;
 	struct tdat_error err = { { 0 }, 0 };
 	struct progress prog;
+	struct args a;
 	int r;
 
 	cmd_name = "dump";
-	r = parse_args(argc, argv, &o);
+	r = parse_args(argc, argv, &a);
 	if (r)
 		return r == 1 ? 0 : 2;
+	a.o.warn = warn_line;
+	if (a.many)
+		return validate_many(&a);
 	progress_start(&prog, 0);
-	o.progress = show_progress;
-	o.progress_ctx = &prog;
-	o.warn = warn_line;
-	r = dump_run(&o, &err);
+	a.o.progress = show_progress;
+	a.o.progress_ctx = &prog;
+	r = dump_run(&a.o, &err);
 	end_progress(&prog);
-	return r ? job_failed(&err, &o.path, 1) : 0;
+	return r ? job_failed(&err, &a.o.path, 1) : 0;
 }
