@@ -129,7 +129,11 @@ static void add_one(struct add_run *r, const char *path)
 	c = claim_name(r->o->out, path, name, sizeof(name), in.why,
 		       sizeof(in.why));
 	if (c == CLAIM_OURS)
-		publish_clean(r->o->out, name);
+		publish_clean(r->o->out, name, 1);
+	if (c == CLAIM_DONE) {	/* a run killed once it was whole */
+		publish_clean(r->o->out, name, 0);
+		claim_drop(r->o->out, name);
+	}
 	if (c == CLAIM_NEW || c == CLAIM_OURS) {
 		if (stage_open_inside(&st, r->o->out, name)) {
 			snprintf(in.why, sizeof(in.why), "%s", st.err);
@@ -139,7 +143,7 @@ static void add_one(struct add_run *r, const char *path)
 		}
 		stage_abort(&st);
 		if (s < 0)	/* nothing of it left, its name free */
-			publish_clean(r->o->out, name);
+			publish_clean(r->o->out, name, 1);
 		claim_drop(r->o->out, name);
 	}
 	if (c == CLAIM_DONE)

@@ -220,9 +220,10 @@ int claim_name(const char *dataset, const char *path, char *name,
 /* The claim removed once traces/NAME.json is there. */
 void claim_drop(const char *dataset, const char *name);
 
-/* What a killed run of input NAME left in dataset removed: its tables,
- * its stage, its claim's temporary file. */
-void publish_clean(const char *dataset, const char *name);
+/* What a killed run of input NAME left in dataset removed: its stage,
+ * its claim's temporary file, and with tables its tables (not when its
+ * traces/NAME.json is there: the run was killed after it). */
+void publish_clean(const char *dataset, const char *name, int tables);
 /* The stage's files renamed into the dataset at the same places (never
  * over a file), then its top-level NAME.json to traces/NAME.json, each
  * directory synced; *bytes is their size.  0, or -1 with why. */

@@ -24,6 +24,20 @@
 
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 
+/* A directory stream of fd's directory from its start (a dup shares
+ * the offset of any stream read from fd before), or NULL. */
+static DIR *dir_of(int fd)
+{
+	int fd2 = dup(fd);
+	DIR *d = fd2 < 0 ? NULL : fdopendir(fd2);
+
+	if (!d && fd2 >= 0)
+		close(fd2);
+	if (d)
+		rewinddir(d);
+	return d;
+}
+
 struct move {
 	uint64_t bytes;
 	char *why;
@@ -91,16 +105,12 @@ static int move_entry(struct move *m, int sfd, int dfd, const char *name,
 
 static int move_tree(struct move *m, int sfd, int dfd, int depth)
 {
-	int fd = dup(sfd), r = 0;
+	DIR *d = dir_of(sfd);
 	struct dirent *e;
-	DIR *d;
+	int r = 0;
 
-	d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (!d)
 		return failed(m, strerror(errno), "stage");
-	}
 	while (!r && (e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 			r = move_entry(m, sfd, dfd, e->d_name, depth);
@@ -149,15 +159,12 @@ static int stage_of(const char *entry, const char *name)
  * down (1: SYS/EVENT/, cmdlines/; 2: SYS/EVENT/TRACE.parquet). */
 static void clean_tables(int dfd, const char *file, int depth)
 {
-	int fd = dup(dfd), sub;
+	DIR *d = dir_of(dfd);
 	struct dirent *e;
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	int sub;
 
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (!d)
 		return;
-	}
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "traces"))
 			continue;
@@ -175,39 +182,28 @@ static void clean_tables(int dfd, const char *file, int depth)
 /* traces/.NAME.claim-XXXXXX: a claim's temporary file (claim.c). */
 static void clean_claims(int dfd, const char *name)
 {
-	int tfd = openat(dfd, "traces", DIR_FLAGS), fd;
+	int tfd = openat(dfd, "traces", DIR_FLAGS);
+	DIR *d = tfd < 0 ? NULL : dir_of(tfd);
 	size_t n = strlen(name);
 	struct dirent *e;
-	DIR *d;
 
-	fd = tfd < 0 ? -1 : dup(tfd);
-	d = fd < 0 ? NULL : fdopendir(fd);
 	while (d && (e = readdir(d)))
 		if (e->d_name[0] == '.' && !strncmp(e->d_name + 1, name, n) &&
 		    !strncmp(e->d_name + 1 + n, ".claim-", 7))
 			unlinkat(tfd, e->d_name, 0);
 	if (d)
 		closedir(d);
-	else if (fd >= 0)
-		close(fd);
 	if (tfd >= 0)
 		close(tfd);
 }
 
-void publish_clean(const char *dataset, const char *name)
+/* A killed run's stages of input name removed. */
+static void clean_stages(int dfd, const char *dataset, const char *name)
 {
-	int dfd = open(dataset, DIR_FLAGS), fd;
-	char file[300], path[4400];
+	DIR *d = dir_of(dfd);
+	char path[4400];
 	struct dirent *e;
-	DIR *d;
 
-	if (dfd < 0)
-		return;
-	snprintf(file, sizeof(file), "%s.parquet", name);
-	clean_tables(dfd, file, 2);
-	clean_claims(dfd, name);
-	fd = dup(dfd);
-	d = fd < 0 ? NULL : fdopendir(fd);
 	while (d && (e = readdir(d)))
 		if (stage_of(e->d_name, name) &&
 		    (size_t)snprintf(path, sizeof(path), "%s/%s", dataset,
@@ -215,7 +211,19 @@ void publish_clean(const char *dataset, const char *name)
 			tdat_remove_tree(path);
 	if (d)
 		closedir(d);
-	else if (fd >= 0)
-		close(fd);
+}
+
+void publish_clean(const char *dataset, const char *name, int tables)
+{
+	int dfd = open(dataset, DIR_FLAGS);
+	char file[300];
+
+	if (dfd < 0)
+		return;
+	snprintf(file, sizeof(file), "%s.parquet", name);
+	if (tables)
+		clean_tables(dfd, file, 2);
+	clean_claims(dfd, name);
+	clean_stages(dfd, dataset, name);
 	close(dfd);
 }
