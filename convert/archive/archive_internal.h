@@ -35,6 +35,7 @@ struct tree {
 	int missing;		/* a path given that is not there */
 	const struct shard *shard;	/* the part walked, or NULL */
 	struct joblog *log;	/* what is left alone goes there too */
+	struct pathlist given;	/* the files given by name, not found */
 };
 
 /* Every file under the paths (directories recursed, symlinks never
@@ -44,6 +45,18 @@ struct tree {
 int tree_find(struct tree *t, char **paths, int n, const struct shard *s,
 	      struct joblog *log);
 void tree_free(struct tree *t);
+
+/* ---- leftover.c ---- */
+
+/* The original a leftover of a killed run belongs to, malloc'd, or
+ * NULL: for the archive's own name ".NAME.tdat-archive", or libfmt's
+ * temporary name of that ("." before it, ".tmp-HEX" after), NAME. */
+char *leftover_original(const char *name);
+/* The leftovers of the files given by name removed (each directory
+ * read once): a list or a shard gives files, not directories, and a
+ * file system without unnamed files (NFS) leaves named ones.  0, or
+ * -1 out of memory. */
+int leftover_sweep(const struct pathlist *given);
 
 /* ---- one.c ---- */
 

@@ -64,43 +64,11 @@ static int is_tracedat(const char *path)
 	return n == (ssize_t)sizeof(head) && !memcmp(head, magic, sizeof(head));
 }
 
-/* Whether name[0..n) ends in libfmt's temporary suffix, ".tmp-" and 16
- * hex digits, after a leading '.'. */
-static int temp_suffix(const char *name, size_t n)
-{
-	size_t i;
-
-	if (n < 1 + 1 + 21 || name[0] != '.' ||
-	    memcmp(name + n - 21, ".tmp-", 5))
-		return 0;
-	for (i = n - 16; i < n; i++)
-		if (!strchr("0123456789abcdef", name[i]))
-			return 0;
-	return 1;
-}
-
-/* The original a leftover of a killed run belongs to, malloc'd, or
- * NULL: the archive's own name ".NAME.tdat-archive", or libfmt's
- * temporary name of that ("." before it, ".tmp-HEX" after). */
-static char *original_of(const char *name)
-{
-	size_t n = strlen(name), s = strlen(ARCHIVE_SUFFIX);
-
-	if (temp_suffix(name, n)) {
-		name++;
-		n -= 1 + 21;
-	}
-	if (n < 1 + 1 + s || name[0] != '.' ||
-	    memcmp(name + n - s, ARCHIVE_SUFFIX, s))
-		return NULL;
-	return strndup(name + 1, n - 1 - s);
-}
-
 /* A leftover of a killed run: removed when its original is there and
  * in this part (another part's task may be writing it now). */
 static int leftover(const struct tree *t, const char *dir, const char *name)
 {
-	char *orig = original_of(name), *path = NULL, *opath = NULL;
+	char *orig = leftover_original(name), *path = NULL, *opath = NULL;
 	struct stat st, ost;
 	int gone = 0;
 
@@ -190,7 +158,8 @@ static int visit(struct tree *t, const char *path, int depth)
 	else if (!is_tracedat(path))
 		left(t, path, "not a trace.dat", "left alone");
 	else
-		return add(t, path);
+		return add(t, path) ||
+		       (depth == 0 && pathlist_add(&t->given, path)) ? -1 : 0;
 	return 0;
 }
 
@@ -207,6 +176,11 @@ int tree_find(struct tree *t, char **paths, int n, const struct shard *s,
 			fprintf(stderr, "tdat convert: out of memory\n");
 			return -1;
 		}
+	/* a file given by name: no walk of its directory saw its leftovers */
+	if (leftover_sweep(&t->given)) {
+		fprintf(stderr, "tdat convert: out of memory\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -214,6 +188,7 @@ void tree_free(struct tree *t)
 {
 	int k;
 
+	pathlist_free(&t->given);
 	for (k = 0; k < t->n; k++)
 		free(t->files[k]);
 	free(t->files);

@@ -46,7 +46,7 @@ static enum owner owner_of(const char *dir, const char *name,
 {
 	char path[4096], *head;
 	ssize_t n = 0, got;
-	int fd;
+	int fd, ours;
 
 	if (traces_path(path, sizeof(path), dir, "", name, suffix))
 		return OWNER_ERROR;
@@ -60,10 +60,12 @@ static enum owner owner_of(const char *dir, const char *name,
 	close(fd);
 	if (!head)
 		return OWNER_ERROR;
-	got = n == (ssize_t)key->len + 1 && !memcmp(head, key->data, key->len) &&
-	      (head[key->len] == ',' || head[key->len] == '}');
+	/* the key, then the next key or the object's end */
+	ours = n == (ssize_t)key->len + 1 &&
+	       !memcmp(head, key->data, key->len) &&
+	       (head[key->len] == ',' || head[key->len] == '}');
 	free(head);
-	return got ? OWNER_US : OWNER_OTHER;
+	return ours ? OWNER_US : OWNER_OTHER;
 }
 
 /* traces/NAME.claim made, holding key: 0, or -1 (errno; EEXIST: there

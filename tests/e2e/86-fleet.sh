@@ -163,6 +163,34 @@ done
 assert_eq 6 "$(logged arch.log 'archived already' | wc -l)" "archived already"
 assert_eq 0 "$(logged arch.log archived | wc -l)" "archived again"
 
+step "leftovers of a killed run beside files given by name: removed, this part's only"
+rm -rf tree3 && mkdir tree3 && cp "$FIX/external/kinmax.dat" "$FIX/external/alexiusmd.dat" tree3/
+for f in kinmax alexiusmd; do
+	echo x >"tree3/.$f.dat.tdat-archive"
+	echo x >"tree3/..$f.dat.tdat-archive.tmp-0123456789abcdef"
+done
+for k in 0 1; do
+	"$TDAT" dump -v --shard "$k/2" --log part3.log tree3/kinmax.dat tree3/alexiusmd.dat >/dev/null 2>&1 || true
+done
+k=$(python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["path"] == "tree3/kinmax.dat": print(e["task"])' part3.log)
+printf 'tree3/kinmax.dat\ntree3/alexiusmd.dat\n' >list3.txt
+expect_exit 0 "$TDAT" convert --archive --in-place -q --files-from list3.txt --shard "$k"
+assert_grep 'tree3/\.kinmax\.dat\.tdat-archive: removed' "$ERR"
+assert_grep 'tree3/\.\.kinmax\.dat\.tdat-archive\.tmp-0123456789abcdef: removed' "$ERR"
+assert_file_absent tree3/.kinmax.dat.tdat-archive
+assert_file_absent tree3/..kinmax.dat.tdat-archive.tmp-0123456789abcdef
+if [ "${k%/2}" = "$(python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e["path"] == "tree3/alexiusmd.dat": print(e["task"].split("/")[0])' part3.log)" ]; then
+	assert_file_absent tree3/.alexiusmd.dat.tdat-archive
+else
+	[ -f tree3/.alexiusmd.dat.tdat-archive ] || fail "another part's leftover removed"
+fi
+
 step "--archive --in-place SIGKILLed with its children, then again"
 rm -rf tree2 && cp -a orig tree2 && cp "$FIX/v6-sched-irq.dat" tree2/a/big.dat
 find tree2 -name '*.dat' | LC_ALL=C sort >list2.txt
