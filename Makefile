@@ -8,6 +8,9 @@
 #   make check-vm   recordings in a VM booting Debian's kernel (tests/vm/),
 #                   crashes, and extract --vmcore of their dumps;
 #                   VM_ARCH=s390x|arm64: that architecture's, emulated
+#   make check-fleet  issue 51 on a real Slurm cluster on this machine
+#                   (tests/fleet/run: slurmctld and two slurmd's in
+#                   network namespaces; about 2 minutes)
 #   make fuzz       libFuzzer targets: reader, pages, formats, report, split,
 #                   merge, restore (clang); make fuzz-short runs each 20 s
 #   make bench      issue 22's table: every job against trace-cmd (bench/all.sh;
@@ -145,6 +148,18 @@ ifeq ($(VM_ARCH),x86_64)
 	$(MAKE) $(B)/tools/tdat-texts
 	tests/vm/vmcore $(B) || [ $$? = 77 ]
 endif
+
+# The fleet on Slurm (issue 51, tests/fleet/run): Debian's slurm-wlm and
+# munge (installed when missing) brought up privately in a temporary
+# directory, a controller and two nodes in network namespaces of their
+# own; scripts/tdat-sbatch as a job array archives, exports and
+# validates a tree of real recordings, one task cancelled mid-run and
+# the array run again; the files, the dataset and the logs are checked
+# against one machine's run.  Everything started is stopped on any end.
+# Exits 77 (a skip, not a failure) when not root or the packages cannot
+# be had.  About 2 minutes on 2 CPUs, most of it archiving at level 19.
+check-fleet: deps all
+	tests/fleet/run $(B) || [ $$? = 77 ]
 
 # ---- other hosts: big-endian, 64-bit, 32-bit ----
 # make cross ARCH=s390x|arm64|armhf builds tdat and the unit tests for
@@ -285,7 +300,7 @@ clean:
 	rm -rf build build-asan build-fuzz build-cov build-static build-vm \
 	  build-vm-s390x build-vm-arm64 build-s390x-static build-arm64-static
 
-.PHONY: all deps check check-asan check-asan-quick check-vm cross cross-sysroot cross-static check-cross check-cross-quick fuzz fuzz-build fuzz-short fuzz-coverage bench demo install uninstall clean
+.PHONY: all deps check check-asan check-asan-quick check-vm check-fleet cross cross-sysroot cross-static check-cross check-cross-quick fuzz fuzz-build fuzz-short fuzz-coverage bench demo install uninstall clean
 
 -include $(FMT_OBJ:.o=.d) $(ENG_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
          $(TOOL_SRC:tests/tools/%.c=$(B)/obj/tests/tools/%.d) \
