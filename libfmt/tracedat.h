@@ -683,8 +683,11 @@ uint32_t tdat_writer_chunk_size(const struct tdat_writer *w, int buf);
 int tdat_writer_chunk_passes(const struct tdat_writer *w,
 			     const struct tdat_file *f, int buf,
 			     uint32_t usize);
+/* CPUs this process may keep busy: online ones within its affinity
+ * mask and its cgroup's CPU quota (a scheduler's allotment), at least 1. */
+int tdat_usable_cpus(void);
 /* Threads the job may use (tdat_write_opts.threads, 0 made the number
- * of online CPUs). */
+ * of usable CPUs). */
 int tdat_writer_threads(const struct tdat_writer *w);
 /* 0 if the output cannot hold buffer buf (v6: latency instances, instances
  * beside a latency top buffer); its data is then accepted and dropped. */

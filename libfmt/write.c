@@ -396,8 +396,8 @@ struct tdat_writer *tdat_writer_open(const char *path,
 	w->chunk_asked = o->chunk_size;
 	w->threads = o->threads;
 	if (w->threads <= 0) {
-		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-		w->threads = ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu;
+		ncpu = tdat_usable_cpus();
+		w->threads = ncpu > 64 ? 64 : (int)ncpu;
 	}
 	w->cpu_count = tdat_cpus(meta);
 	codec_ctx_init(&w->cc, w->codec, w->level);

@@ -162,11 +162,13 @@ static int reap(struct run *r)
 	return 0;
 }
 
-static int online_cpus(void)
+/* Files at once: a job given few CPUs of a big node (a Slurm task, a
+ * container) archives as many files as it has CPUs, not the node's. */
+static int usable_cpus(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = tdat_usable_cpus();
 
-	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+	return n > 64 ? 64 : n;
 }
 
 static uint64_t total_bytes(const struct tree *t)
@@ -231,8 +233,8 @@ int archive_run(const struct archive_opts *o)
 	memset(&r, 0, sizeof(r));
 	r.o = o;
 	r.t = &t;
-	jobs = o->jobs > 0 ? o->jobs : online_cpus();
-	r.threads = o->threads > 0 ? o->threads : online_cpus();
+	jobs = o->jobs > 0 ? o->jobs : usable_cpus();
+	r.threads = o->threads > 0 ? o->threads : usable_cpus();
 	r.kids = calloc((size_t)jobs, sizeof(*r.kids));
 	if (!r.kids) {
 		fprintf(stderr, "tdat convert: out of memory\n");

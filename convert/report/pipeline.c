@@ -625,7 +625,7 @@ static int worker_count(const struct input *in, int ninputs)
 	if (env && *env)
 		n = strtol(env, NULL, 10);
 	else
-		n = sysconf(_SC_NPROCESSORS_ONLN);
+		n = tdat_usable_cpus();
 	for (k = 0; k < ninputs; k++)
 		data += tdat_data_size(in[k].f);
 	if (!env && (n < 2 || data < THREADS_MIN_DATA))

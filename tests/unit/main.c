@@ -93,6 +93,7 @@ int main(void)
 	suite_layout();
 	suite_pftaskstate();
 	suite_shard();
+	suite_usablecpus();
 	suite_pathlist();
 	suite_joblog();
 #ifdef TDAT_HAVE_VMCORE

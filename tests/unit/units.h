@@ -39,6 +39,7 @@ void suite_timeshift(void);
 void suite_metabuild(void);
 void suite_commcache(void);
 void suite_shard(void);
+void suite_usablecpus(void);
 void suite_pathlist(void);
 void suite_joblog(void);
 void suite_eventmemo(void);
