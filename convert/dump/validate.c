@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* validate.c - dump -v: open the file with libfmt and read every page and chunk of every CPU. */
+/* validate.c - dump -v: open the file with libfmt and read every page
+ * and chunk of every CPU, each page's commit checked as report's. */
 #include "convert/dump/dump_int.h"
 
 /* Stored bytes of trace data: what -v's progress counts. */
@@ -14,10 +15,29 @@ static void tell(struct dump *d, const struct tally *t, uint64_t here)
 		d->o->progress(d->o->progress_ctx, t->before + here, t->total);
 }
 
+/* A page report and convert would refuse: its commit runs past it. */
+static int bad_page(struct dump *d, const struct tdat_file *f, int b, int i,
+		    uint64_t off)
+{
+	const struct tdat_buffer *buf = &f->buffers[b];
+
+	if (buf->compressed)
+		return tdat_fail_nooff(&d->err, f->path, "buffer \"%s\" CPU"
+				       " %d: the page at offset %llu of the"
+				       " decompressed data has a commit larger"
+				       " than the page", buf->name,
+				       buf->cpus[i].cpu,
+				       (unsigned long long)off);
+	return tdat_fail(&d->err, f->path, off, "buffer \"%s\" CPU %d: page"
+			 " commit is larger than the page", buf->name,
+			 buf->cpus[i].cpu);
+}
+
 static int read_cpu(struct dump *d, struct tdat_file *f, int b, int i,
 		    struct tally *t)
 {
 	struct tdat_cpu_reader *r = tdat_cpu_open(f, b, i, &d->err);
+	struct tdat_page_iter it;
 	const uint8_t *page;
 	uint64_t off, done, size;
 	unsigned n = 0;
@@ -26,6 +46,11 @@ static int read_cpu(struct dump *d, struct tdat_file *f, int b, int i,
 	if (!r)
 		return -1;
 	while ((k = tdat_cpu_next_page(r, &page, &off, &d->err)) > 0) {
+		if (tdat_page_iter_init(&it, f, page,
+					f->buffers[b].page_size)) {
+			k = bad_page(d, f, b, i, off);
+			break;
+		}
 		if (++n % 256)
 			continue;
 		tdat_cpu_position(r, &done, &size);
