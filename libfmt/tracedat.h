@@ -683,6 +683,13 @@ uint32_t tdat_writer_chunk_size(const struct tdat_writer *w, int buf);
 int tdat_writer_chunk_passes(const struct tdat_writer *w,
 			     const struct tdat_file *f, int buf,
 			     uint32_t usize);
+/*
+ * May the raw pages of f's buffers[buf] go into this output as they are,
+ * copied by the kernel, unread (tdat_writer_put_file_pages)?  When the
+ * stream and the output are both uncompressed, in the same byte order.
+ */
+int tdat_writer_pages_pass(const struct tdat_writer *w,
+			   const struct tdat_file *f, int buf);
 /* CPUs this process may keep busy: online ones within its affinity
  * mask and its cgroup's CPU quota (a scheduler's allotment), at least 1. */
 int tdat_usable_cpus(void);

@@ -472,6 +472,17 @@ int tdat_writer_chunk_passes(const struct tdat_writer *w,
 		       !w->chunk_asked;
 }
 
+int tdat_writer_pages_pass(const struct tdat_writer *w,
+			   const struct tdat_file *f, int buf)
+{
+	const struct tdat_buffer *b;
+
+	if (w->codec != TDAT_CODEC_NONE || buf < 0 || buf >= f->nbuffers)
+		return 0;
+	b = &f->buffers[buf];
+	return !b->compressed && !b->latency && !f->big_endian == !w->big;
+}
+
 int tdat_writer_threads(const struct tdat_writer *w)
 {
 	return w->threads;

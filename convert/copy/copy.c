@@ -91,7 +91,7 @@ static int bad_chunk(struct tdat_file *in, int buf, int idx, uint32_t k,
 	if (!err->memory)
 		return tdat_fail(err, in->path, off, "buffer \"%s\" CPU %d:"
 				 " chunk %u is corrupt (%s)", b->name,
-				 b->cpus[idx].cpu, k, how == COPY_CHUNKS_UNREAD ?
+				 b->cpus[idx].cpu, k, how == COPY_UNREAD ?
 				 "its sizes or frame header are not sane" :
 				 "it does not decompress to the whole, sane"
 				 " pages it claims");
@@ -108,14 +108,14 @@ static int put_chunk(struct tdat_file *in, int buf, int idx,
 		     uint64_t off, struct copy_progress *pr,
 		     struct tdat_error *err)
 {
-	int r = how == COPY_CHUNKS_UNREAD ?
+	int r = how == COPY_UNREAD ?
 		tdat_writer_put_chunk_stored(w, data, cs, us, err) :
 		tdat_writer_put_chunk(w, data, cs, us, err);
 
 	if (r == -2)
 		return bad_chunk(in, buf, idx, k, off, how, err);
 	pr->chunks++;
-	pr->chunks_unread += how == COPY_CHUNKS_UNREAD;
+	pr->chunks_unread += how == COPY_UNREAD;
 	pr->pages += us / in->buffers[buf].page_size;
 	pr->done += 8 + (uint64_t)cs;
 	progress_report(pr);
@@ -210,14 +210,42 @@ static int copy_chunk_runs(struct tdat_file *in, int buf, int idx,
 	return 0;
 }
 
+/* Raw pages as stored, by the kernel, unread: only their extent is
+ * checked (whole pages inside the file). */
+static int copy_raw_unread(struct tdat_file *in, int buf, int idx,
+			   struct tdat_writer *w, struct copy_progress *pr,
+			   struct tdat_error *err)
+{
+	const struct tdat_buffer *b = &in->buffers[buf];
+	const struct tdat_cpu *c = &b->cpus[idx];
+	uint64_t got, n;
+
+	if (c->size % b->page_size || c->offset > in->file_size ||
+	    c->size > in->file_size - c->offset)
+		return 1;	/* the reader says what is wrong */
+	for (got = 0; got < c->size; got += n) {
+		n = c->size - got < RUN_BYTES ? c->size - got : RUN_BYTES;
+		if (tdat_writer_put_file_pages(w, in, c->offset + got, n, err))
+			return -1;
+		pr->pages += n / b->page_size;
+		pr->done += n;
+		progress_report(pr);
+	}
+	return 0;
+}
+
 int copy_stream_data(struct tdat_file *in, int buf, int idx,
 		     struct tdat_writer *w, enum copy_mode how,
 		     struct copy_progress *pr, struct tdat_error *err)
 {
 	int r = 1;
 
-	if (how == COPY_CHUNKS_UNREAD && tdat_writer_chunk_passes(w, in, buf, 0))
+	if (how == COPY_UNREAD && tdat_writer_chunk_passes(w, in, buf, 0))
 		return copy_chunk_runs(in, buf, idx, w, pr, err);
+	if (how == COPY_UNREAD && tdat_writer_pages_pass(w, in, buf))
+		r = copy_raw_unread(in, buf, idx, w, pr, err);
+	if (r != 1)
+		return r;
 	if (how != COPY_PAGES &&
 	    tdat_writer_chunk_passes(w, in, buf, tdat_writer_chunk_size(w, buf)))
 		r = copy_chunks(in, buf, idx, w, how, pr, err);

@@ -37,20 +37,25 @@ struct copy_progress {
 	uint64_t chunks_unread;	/* of those, not decompressed */
 };
 
-/* Stored chunks the writer takes (tdat_writer_chunk_passes): */
+/* Stored data the writer takes as it is (tdat_writer_chunk_passes,
+ * tdat_writer_pages_pass): */
 enum copy_mode {
 	COPY_PAGES,		/* never: pages, the writer compresses */
-	COPY_CHUNKS_CHECKED,	/* each checked, decoded, by the writer */
-	COPY_CHUNKS_UNREAD,	/* not decompressed, only their headers
-				 * and frame headers checked, in runs when
-				 * every chunk passes (merge: pieces that
-				 * follow each other, copied at the cost of
-				 * cat) */
+	COPY_CHUNKS_CHECKED,	/* chunks each checked, decoded, by the
+				 * writer; raw pages read and checked */
+	COPY_UNREAD,		/* not read (merge: pieces that follow each
+				 * other, copied at the cost of cat):
+				 * chunks not decompressed, only their
+				 * headers and frame headers checked, in
+				 * runs when every chunk passes; raw pages
+				 * copied by the kernel, only their extent
+				 * checked.  The output is as sound as the
+				 * input, as with cp */
 };
 
 /*
  * The trace data of in's buffers[buf].cpus[idx] into w's open CPU
- * stream: stored chunks as how says, everything else page by page
+ * stream: stored data as how says, everything else page by page
  * through the reader, every page checked (a commit larger than the
  * page is refused) and copied verbatim.  0, or -1 with err.
  */

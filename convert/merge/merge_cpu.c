@@ -231,7 +231,7 @@ static int copy_stream(struct cpu_merge *c, struct merge_stream *s,
 	if (!f)
 		return -1;
 	m->in[s->input].busy = 1;
-	r = copy_stream_data(f, s->buf, s->idx, c->w, COPY_CHUNKS_UNREAD, &pr,
+	r = copy_stream_data(f, s->buf, s->idx, c->w, COPY_UNREAD, &pr,
 			     err);
 	m->in[s->input].busy = 0;
 	if (r)
