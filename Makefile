@@ -145,7 +145,8 @@ endif
 	VM_ARCH=$(VM_ARCH) tests/vm/run $(B) $(VM_B) || [ $$? = 77 ]
 ifeq ($(VM_ARCH),x86_64)
 	tests/vm/crash $(B) $(VM_B) || [ $$? = 77 ]
-	POWERCUT_MAX_LOSS=2 tests/vm/powercut $(B) $(VM_B) || [ $$? = 77 ]
+	POWERCUT_MAX_LOSS=2 POWERCUT_TAIL_HOLES=note \
+	  tests/vm/powercut $(B) $(VM_B) || [ $$? = 77 ]
 	$(MAKE) $(B)/tools/tdat-texts
 	tests/vm/vmcore $(B) || [ $$? = 77 ]
 endif
@@ -153,7 +154,9 @@ endif
 # What a recording keeps when the machine dies under it: check-vm runs
 # tests/vm/powercut's short series (tdat record cut once by a panic, once
 # by a power cut; a loss over 2 s fails it, before --flush-interval a
-# cut lost everything); check-powercut its long one, 20 cuts of each
+# cut lost everything; a hole at a CPU's end is noted there, as the CPUs'
+# files are not yet synced at one moment); check-powercut its long one,
+# where such a hole fails, 20 cuts of each
 # kind for tdat record and 10 for trace-cmd record, with a table of the
 # markers kept and the loss windows (build-vm/powercut/summary.txt;
 # tdat's over POWERCUT_MAX_LOSS, 1.5 s, fail).  15 to 60 s a run under
