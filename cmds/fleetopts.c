@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cmds/cmds.h"
 #include "cmds/fleetopts.h"
 #include "libfmt/tracedat.h"
@@ -56,6 +57,25 @@ int fleet_read_list(const struct fleet_args *f, struct pathlist *l)
 		return 0;
 	fprintf(stderr, "tdat %s: %s\n", cmd_name, err.msg);
 	return 1;
+}
+
+void fleet_read_done(const struct fleet_args *f, const char *const *results,
+		     struct logdone *d)
+{
+	struct tdat_error err;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	if (!f->log)
+		return;
+	if (logdone_read(d, f->log, results, &err))
+		fprintf(stderr, "tdat %s: warning: %s: what it does not say"
+			" is done again\n", cmd_name, err.msg);
+	if (d->ignored)
+		fprintf(stderr, "tdat %s: warning: %s: %llu of %llu lines"
+			" passed over (cut or not JSON)\n", cmd_name, f->log,
+			(unsigned long long)d->ignored,
+			(unsigned long long)d->lines);
 }
 
 int fleet_open_log(const struct fleet_args *f, struct joblog *lg)

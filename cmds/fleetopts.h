@@ -30,6 +30,12 @@ int fleet_given(const struct fleet_args *f);
 int fleet_check(struct fleet_args *f);
 /* --files-from's paths appended to l.  0, or 1 after one line. */
 int fleet_read_list(const struct fleet_args *f, struct pathlist *l);
+/* What earlier runs logged as done to --log (results: logdone_read's),
+ * for a rerun to skip; empty without --log.  A log that cannot be read
+ * back is said in one warning line: what was read of it is kept, the
+ * rest is done again. */
+void fleet_read_done(const struct fleet_args *f, const char *const *results,
+		     struct logdone *d);
 /* The log opened (joblog_none without --log).  0, or 1 after one line. */
 int fleet_open_log(const struct fleet_args *f, struct joblog *lg);
 /* The log closed: 1 after one line when a line could not be written,

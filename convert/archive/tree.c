@@ -39,7 +39,7 @@ static char *join(const char *dir, const char *name)
 static void left(struct tree *t, const char *path, const char *why,
 		 const char *result)
 {
-	struct joblog_entry e = { path, result, 0, 0, 0, 0, why };
+	struct joblog_entry e = { path, result, 0, 0, 0, 0, why, NULL };
 
 	fprintf(stderr, "tdat convert: %s: %s: left as it is\n", path, why);
 	if (t->log)

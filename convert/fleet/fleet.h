@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
+#include "libfmt/bytes.h"
 #include "libfmt/tracedat.h"
 
 /* ---- shard.c ---- */
@@ -70,6 +72,8 @@ struct joblog {
 	char *path;
 	char host[256];
 	char task[32];		/* "K/N", or "" unsharded */
+	int cut;		/* the log ends in a cut line: the next
+				 * line starts on a line of its own */
 	int failed;		/* a line could not be written: */
 	struct tdat_error err;	/* the first such failure */
 };
@@ -82,7 +86,15 @@ struct joblog_entry {
 	uint64_t before, after;	/* bytes */
 	double seconds;
 	const char *reason;	/* why, or NULL */
+	const char *mtime;	/* the file's (joblog_mtime), or NULL: no
+				 * "mtime" key in the line */
 };
+
+#define JOBLOG_MTIME_MAX 48
+
+/* A modification time as the log writes it, in UTC to the nanosecond:
+ * "2026-12-06T15:42:35.123456789Z".  buf holds JOBLOG_MTIME_MAX. */
+void joblog_mtime(const struct timespec *t, char *buf);
 
 /* No log: joblog_write does nothing. */
 void joblog_none(struct joblog *lg);
@@ -95,7 +107,7 @@ int joblog_open(struct joblog *lg, const char *path, const struct shard *s,
 /*
  * One line: {"time":"2026-12-06T15:42:35Z","host":H,"pid":P,"task":T,
  * "path":...,"result":...,"bytes_before":N,"bytes_after":N,
- * "seconds":S,"reason":...}, written by one write() on a descriptor
+ * ["mtime":M,]"seconds":S,"reason":...}, written by one write() on a descriptor
  * opened with O_APPEND, so that lines of tasks appending at once never
  * mix (on a local file system; see tdat-convert(1) on NFS).  0, or -1
  * with lg->failed set and the first failure kept in lg->err: the work
@@ -105,7 +117,60 @@ int joblog_write(struct joblog *lg, const struct joblog_entry *e);
 void joblog_close(struct joblog *lg);
 /* s as a JSON string (quotes included) appended to out: valid UTF-8 as
  * it is, every other byte as \u00XX, as --json writes text.  0 or -1. */
-struct tdat_bytes;
 int fleet_json_string(struct tdat_bytes *out, const char *s);
+
+/* ---- logline.c ---- */
+
+/* The fields of one log line a rerun reads; strings decoded (\u00XX
+ * as the byte XX, the inverse of fleet_json_string) and NUL-ended. */
+struct logline {
+	struct tdat_bytes path, result, mtime, reason;
+	int has_path, has_result, has_mtime, has_reason;  /* strings */
+	int sized;		/* bytes_before an integer: */
+	uint64_t size;
+	struct tdat_bytes key;	/* scratch */
+};
+
+/* s[0..n) (no newline) as one whole JSON object, l's fields from it
+ * (the buffers reused from line to line).  0, or -1 when it is not one
+ * (cut, not JSON, something after it). */
+int logline_parse(struct logline *l, const char *s, size_t n);
+void logline_free(struct logline *l);
+
+/* ---- logdone.c ---- */
+
+/*
+ * What earlier runs logged as done: for each line with a path, an
+ * integer bytes_before (the size), an mtime and one of the results
+ * given, the key (path, size, mtime) and which result, the last line
+ * of a key counting.  Held as 24 bytes a key, the lines read through a
+ * fixed buffer: a log of a million lines takes tens of MB.
+ */
+struct logdone {
+	struct logdone_slot *v;	/* open addressing, cap a power of 2 */
+	size_t n, cap;
+	const char *path;
+	const char *const *results;	/* NULL-ended, at most 255 */
+	int fd;			/* the log, for lines read again */
+	uint64_t lines;		/* lines read */
+	uint64_t ignored;	/* of them cut, too long or not JSON */
+};
+
+/*
+ * The log at path read (never through a symlink; a log absent, a FIFO
+ * or a terminal is empty).  0, or -1 with err when it cannot be read
+ * (what was read until then is kept: d is usable either way, and is
+ * freed with logdone_free).
+ */
+int logdone_read(struct logdone *d, const char *path,
+		 const char *const *results, struct tdat_error *err);
+/* The result (its index) logged last for the file at path (as given)
+ * of that size and mtime (joblog_mtime), and its line's offset in *off
+ * (may be NULL); -1 when none is. */
+int logdone_find(const struct logdone *d, const char *path, uint64_t size,
+		 const char *mtime, uint64_t *off);
+/* The line at off read again into l (for its reason).  0 or -1. */
+int logdone_line(const struct logdone *d, uint64_t off, struct logline *l);
+void logdone_free(struct logdone *d);
 
 #endif

@@ -30,6 +30,23 @@ void joblog_none(struct joblog *lg)
 	lg->fd = -1;
 }
 
+/* Whether the regular file at path (of st) ends in a cut line, its
+ * last byte no newline: a task killed mid-write, or a full disk. */
+static int ends_cut(const char *path, const struct stat *st)
+{
+	int fd, cut = 0;
+	char c;
+
+	if (!S_ISREG(st->st_mode) || !st->st_size)
+		return 0;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return 0;	/* write-only: a cut line stays joined */
+	cut = pread(fd, &c, 1, st->st_size - 1) == 1 && c != '\n';
+	close(fd);
+	return cut;
+}
+
 int joblog_open(struct joblog *lg, const char *path, const struct shard *s,
 		struct tdat_error *err)
 {
@@ -50,6 +67,7 @@ int joblog_open(struct joblog *lg, const char *path, const struct shard *s,
 		return tdat_fail_nooff(err, path, "not a regular file, FIFO"
 				       " or terminal: no log written to it");
 	}
+	lg->cut = ends_cut(path, &st);
 	lg->path = strdup(path);
 	if (gethostname(lg->host, sizeof(lg->host) - 1))
 		lg->host[0] = 0;
@@ -146,15 +164,28 @@ static int line(struct tdat_bytes *b, const struct joblog *lg,
 	gmtime_r(&ts.tv_sec, &tm);
 	strftime(now, sizeof(now), "{\"time\":\"%Y-%m-%dT%H:%M:%SZ\"", &tm);
 	snprintf(num, sizeof(num), ",\"pid\":%ld", (long)getpid());
-	if (add(b, now) || text(b, "host", lg->host) || add(b, num) ||
+	/* after a cut line, ours on a line of its own: the cut one alone
+	 * is lost to a reader, not ours with it */
+	if ((lg->cut && add(b, "\n")) || add(b, now) || text(b, "host", lg->host) || add(b, num) ||
 	    text(b, "task", lg->task[0] ? lg->task : NULL) ||
 	    text(b, "path", e->path) || text(b, "result", e->result) ||
 	    bytes(b, "bytes_before", e->sized, e->before) ||
-	    bytes(b, "bytes_after", e->sized, e->after))
+	    bytes(b, "bytes_after", e->sized, e->after) ||
+	    (e->mtime && text(b, "mtime", e->mtime)))
 		return -1;
 	snprintf(num, sizeof(num), ",\"seconds\":%.3f",
 		 e->seconds > 0 ? e->seconds : 0.0);
 	return add(b, num) || text(b, "reason", e->reason) || add(b, "}\n");
+}
+
+void joblog_mtime(const struct timespec *t, char *buf)
+{
+	struct tm tm;
+	size_t n;
+
+	gmtime_r(&t->tv_sec, &tm);
+	n = strftime(buf, JOBLOG_MTIME_MAX, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, JOBLOG_MTIME_MAX - n, ".%09ldZ", (long)t->tv_nsec);
 }
 
 static int failed(struct joblog *lg, const char *what)
@@ -185,6 +216,8 @@ int joblog_write(struct joblog *lg, const struct joblog_entry *e)
 		r = failed(lg, strerror(errno));
 	else if (w != (ssize_t)b.len)
 		r = failed(lg, "a line written short (disk full?)");
+	else
+		lg->cut = 0;
 	tdat_bytes_free(&b);
 	return r;
 }

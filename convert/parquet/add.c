@@ -112,7 +112,7 @@ static int export_publish(struct add_run *r, struct stage *st,
 /* One input, named, exported, published; what was done, logged. */
 static void add_one(struct add_run *r, const char *path)
 {
-	struct joblog_entry e = { path, "failed", 0, 0, 0, 0, NULL };
+	struct joblog_entry e = { path, "failed", 0, 0, 0, 0, NULL, NULL };
 	struct export_input in;
 	struct timespec t0;
 	struct stat sb = { 0 };

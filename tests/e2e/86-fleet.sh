@@ -8,7 +8,8 @@
 # depend on its order; bad --shard values are usage errors; tasks run at
 # once append whole JSON lines to one log; archive and Parquet tasks run
 # at once do each file once, a task SIGKILLed and run again finishes
-# and redoes nothing; the dataset made by tasks adding to it at once is
+# and redoes nothing; dump --validate run again with its log reads no
+# file validated unchanged since (strace), and says the same; the dataset made by tasks adding to it at once is
 # the dataset made in one run, byte for byte and as DuckDB reads it.
 . "$E2E/lib.sh"
 
@@ -132,6 +133,61 @@ assert_grep '^File tree/a/kinmax.dat is a valid trace-cmd file$' "$OUT"
 assert_grep '^tdat dump: tree/b/c/cut.dat: offset [0-9]+: ' "$ERR"
 assert_grep '^tdat dump: tree/b/notes.txt: offset 0: not a trace.dat' "$ERR"
 assert_grep '^tdat dump: 1 valid, 2 invalid$' "$ERR"
+
+step "dump --validate again with its --log: what was validated is not read again"
+rm -rf vt && cp -a orig vt
+{ find vt -name '*.dat'; echo vt/b/notes.txt; } | LC_ALL=C sort >vlist.txt
+for k in 0 1; do
+	expect_exit 0,1 "$TDAT" dump --validate --files-from vlist.txt \
+		--shard "$k/2" --log v.log
+done
+json_lines v.log 9
+expect_exit 1 "$TDAT" dump --validate --files-from vlist.txt --log first.log
+assert_grep '^tdat dump: 7 valid, 2 invalid, 0 of them validated already$' "$ERR"
+grep -v 'validated already' "$ERR" | LC_ALL=C sort >first.err
+# untouched since: no file opened, the verdicts and reasons of the log
+if command -v strace >/dev/null; then
+	# LeakSanitizer cannot run under ptrace: off for this run alone
+	expect_exit 1 env ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
+		strace -f -qq -e trace=open,openat,openat2 -o st.txt \
+		"$TDAT" dump --validate --files-from vlist.txt --log v.log
+	! grep -F '"vt/' st.txt || fail "a file validated already was opened"
+	grep -qF '"v.log"' st.txt || fail "strace saw no open (of the log)"
+else
+	echo "(no strace: the files are only made unreadable)" >&2
+	chmod 000 $(grep -v link.dat vlist.txt | tr '\n' ' ')
+	expect_exit 1 "$TDAT" dump --validate --files-from vlist.txt --log v.log
+	chmod 644 $(grep -v link.dat vlist.txt | tr '\n' ' ')
+fi
+assert_grep '^tdat dump: 7 valid, 2 invalid, 9 of them validated already$' "$ERR"
+assert_eq 7 "$(grep -c ' is a valid trace-cmd file (validated already)$' "$OUT")" "valid already on stdout"
+sed -n 's/ (validated already)$//p' "$ERR" | LC_ALL=C sort >again.err
+grep -v '^tdat dump: 7 valid' first.err >want.err
+assert_same want.err again.err
+json_lines v.log 18
+assert_eq "$(grep -v -e cut.dat -e notes.txt vlist.txt)" "$(logged v.log 'valid already')" "valid already"
+assert_eq "vt/b/c/cut.dat vt/b/notes.txt" "$(logged v.log 'invalid already' | tr '\n' ' ' | sed 's/ $//')" "invalid already"
+python3 -c 'import json, sys
+r = {}
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    assert e["mtime"] and e["bytes_before"] is not None, l
+    r.setdefault(e["path"], []).append(e["reason"])
+for p, v in r.items():
+    assert len(v) == 2 and v[0] == v[1], (p, v)' v.log || fail "an earlier verdict's reason not logged again"
+step "dump --validate again: a file touched since is read again; a cut line and one not JSON passed over"
+touch -d '+1 sec' vt/a/kinmax.dat
+printf 'not JSON\n{"time":"2026-12-06T15:42:35Z","host":"h","pid":1,"task":null,"path":"vt/a/alexiusmd.dat","result":"val' >>v.log
+expect_exit 1 "$TDAT" dump --validate --files-from vlist.txt --shard 0/1 --log v.log
+assert_grep '^tdat dump: warning: v.log: 2 of 20 lines passed over \(cut or not JSON\)$' "$ERR"
+# kinmax.dat touched, and link.dat, whose target it is
+assert_grep '^tdat dump: 7 valid, 2 invalid, 7 of them validated already$' "$ERR"
+assert_grep '^File vt/a/kinmax.dat is a valid trace-cmd file$' "$OUT"
+assert_grep '^File vt/a/alexiusmd.dat is a valid trace-cmd file \(validated already\)$' "$OUT"
+# the cut line stays alone on its line: every line after it is whole
+tail -n 9 v.log >tail.log
+json_lines tail.log 9
+assert_eq "vt/a/kinmax.dat vt/b/link.dat" "$(logged tail.log valid | tr '\n' ' ' | sed 's/ $//')" "read again"
 
 step "--archive --in-place: three parts at once, then again"
 pids=
