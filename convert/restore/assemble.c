@@ -49,7 +49,7 @@ static int put_page(struct page_filter *pf, const uint8_t *page,
 {
 	uint64_t k = off / pf->page_size;
 
-	if (k < pages && drop[k]) {
+	if (drop && k < pages && drop[k]) {
 		pf_reject(pf, off, "out of time order with the pages around"
 			  " it: not this recording's (a block the file"
 			  " system left from elsewhere?)");

@@ -76,7 +76,8 @@ void pf_free(struct page_filter *pf);
 
 /* The genuine pages among the first size bytes of the raw file fd (pf's
  * page size, layout and ids) that are not on its longest run in time
- * order: *drop gets a byte per page, 1 for those (malloc'd). */
+ * order: *drop gets a byte per page, 1 for those (malloc'd), or NULL
+ * when every genuine page is in order (the usual file). */
 int order_plan(const struct page_filter *pf, int fd, uint64_t size,
 	       uint8_t **drop, struct tdat_error *err);
 

@@ -21,8 +21,13 @@
 
 #define READ_PAGES 64
 
-/* The time stamps of the genuine pages, and their page numbers. */
+/* The time stamps of the genuine pages, and their page numbers; or,
+ * when only looking, whether they ever go back (the usual file keeps
+ * nothing then: memory only for a file that needs it). */
 struct stamps {
+	int looking;
+	int back;		/* looking: a stamp below the one before */
+	uint64_t last;
 	uint64_t n, cap;
 	uint64_t *ts;
 	uint64_t *page;
@@ -32,6 +37,11 @@ static int stamps_add(struct stamps *s, uint64_t ts, uint64_t page)
 {
 	uint64_t *t, *p;
 
+	if (s->looking) {
+		s->back |= s->n++ && ts < s->last;
+		s->last = ts;
+		return 0;
+	}
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 1024;
 		t = realloc(s->ts, s->cap * sizeof(*t));
@@ -135,10 +145,17 @@ static int mark_out_of_order(const struct stamps *s, uint8_t *drop)
 int order_plan(const struct page_filter *pf, int fd, uint64_t size,
 	       uint8_t **drop, struct tdat_error *err)
 {
-	struct stamps s = { 0 };
+	struct stamps s = { 1, 0, 0, 0, 0, NULL, NULL };
 	uint64_t pages = size / pf->page_size;
 	int r;
 
+	*drop = NULL;
+	/* first a look: in order, as a recorder writes, nothing to drop */
+	if (read_stamps(pf, fd, pages, &s, err))
+		return -1;
+	if (!s.back)
+		return 0;
+	memset(&s, 0, sizeof(s));
 	*drop = calloc(pages ? pages : 1, 1);
 	if (!*drop)
 		return tdat_fail_nooff(err, pf->file, "out of memory");
