@@ -35,6 +35,12 @@ struct shard {
 int shard_parse(struct shard *s, const char *arg, const char *task_id,
 		const char *task_min, const char *task_count, char *why,
 		size_t cap);
+/* FNV-1a 64 over n bytes at p, from h (FLEET_FNV_BASIS to start), and
+ * MurmurHash3's fmix64 (every bit of h reaches every bit): the shard
+ * rule's hash, and logdone.c's keys. */
+#define FLEET_FNV_BASIS 0xcbf29ce484222325ull
+uint64_t fleet_fnv1a(uint64_t h, const void *p, size_t n);
+uint64_t fleet_fmix64(uint64_t h);
 /* The part of n (n >= 1) the file at path (as given) falls in: its
  * bytes' FNV-1a 64-bit hash, mixed by MurmurHash3's fmix64, mod n. */
 uint32_t shard_of(const char *path, uint32_t n);

@@ -31,30 +31,11 @@ struct logdone_slot {
 	uint8_t used;
 };
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	while (n--)
-		h = (h ^ *b++) * 0x100000001b3ull;
-	return h;
-}
-
-/* MurmurHash3's fmix64: every bit of h reaches every bit. */
-static uint64_t fmix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 33);
-}
-
 /* Two hashes of the key, of two starting values: 96 bits kept. */
 static void key_hash(const char *path, size_t plen, uint64_t size,
 		     const char *mtime, uint64_t *h1, uint32_t *h2)
 {
-	uint64_t b[2] = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull };
+	uint64_t b[2] = { FLEET_FNV_BASIS, 0x84222325cbf29ce4ull };
 	uint8_t sz[8];
 	int k, i;
 
@@ -62,10 +43,10 @@ static void key_hash(const char *path, size_t plen, uint64_t size,
 		sz[i] = (uint8_t)(size >> (8 * i));
 	for (k = 0; k < 2; k++) {
 		/* the path's length first: no two keys spell alike */
-		b[k] = fnv(b[k], &plen, sizeof(plen));
-		b[k] = fnv(b[k], path, plen);
-		b[k] = fnv(b[k], sz, sizeof(sz));
-		b[k] = fmix(fnv(b[k], mtime, strlen(mtime)));
+		b[k] = fleet_fnv1a(b[k], &plen, sizeof(plen));
+		b[k] = fleet_fnv1a(b[k], path, plen);
+		b[k] = fleet_fnv1a(b[k], sz, sizeof(sz));
+		b[k] = fleet_fmix64(fleet_fnv1a(b[k], mtime, strlen(mtime)));
 	}
 	*h1 = b[0];
 	*h2 = (uint32_t)b[1];

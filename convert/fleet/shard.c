@@ -81,21 +81,30 @@ int shard_parse(struct shard *s, const char *arg, const char *task_id,
 	return 0;
 }
 
-uint32_t shard_of(const char *path, uint32_t n)
+uint64_t fleet_fnv1a(uint64_t h, const void *p, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)path;
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a's offset basis */
+	const unsigned char *b = p;
 
-	for (; *p; p++)
-		h = (h ^ *p) * 0x100000001b3ull;
-	/* fmix64: FNV's low bits follow the last bytes too closely for
-	 * names that differ only in a counter */
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+uint64_t fleet_fmix64(uint64_t h)
+{
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
 	h ^= h >> 33;
 	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 33;
-	return (uint32_t)(h % n);
+	return h ^ (h >> 33);
+}
+
+uint32_t shard_of(const char *path, uint32_t n)
+{
+	/* fmix64: FNV's low bits follow the last bytes too closely for
+	 * names that differ only in a counter */
+	return (uint32_t)(fleet_fmix64(fleet_fnv1a(FLEET_FNV_BASIS, path,
+						   strlen(path))) % n);
 }
 
 int shard_takes(const struct shard *s, const char *path)
