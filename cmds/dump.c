@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dump.c - the dump applet: trace-cmd dump's options read into struct
- * dump_opts; the printing is dump_run's (convert/dump/).
+ * dump_opts; the printing is dump_run's, the validation of several files
+ * dump_validate_many's (convert/dump/).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include "cmds/cmds.h"
 #include "cmds/fleetopts.h"
 #include "cmds/progress.h"
@@ -175,127 +174,6 @@ static void warn_line(const char *msg)
 	fprintf(stderr, "tdat dump: warning: %s\n", msg);
 }
 
-static double since(const struct timespec *t)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t->tv_sec) +
-	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
-}
-
-/* The results dump --validate logs.  A file validated by an earlier
- * run with the same log, unchanged since, keeps its verdict: the
- * results from INVALID_FROM on say invalid. */
-static const char *const results[] = {
-	"valid", "valid already", "invalid", "invalid already", NULL,
-};
-enum { INVALID_FROM = 2 };
-
-/* dump --validate of several files, as it goes. */
-struct many {
-	struct dump_opts *o;
-	struct joblog log;
-	struct logdone done;	/* what the log says earlier runs did */
-	struct logline line;	/* scratch: a line of it read again */
-	int valid, invalid;	/* verdicts, those of the log included */
-	int already;		/* of them the log's */
-};
-
-static void log_file(struct many *m, const char *path, const char *result,
-		     const struct stat *st, const char *mtime,
-		     const struct timespec *t0, const char *reason)
-{
-	struct joblog_entry e;
-
-	memset(&e, 0, sizeof(e));
-	e.path = path;
-	e.result = result;
-	e.sized = st != NULL;
-	e.before = e.after = st ? (uint64_t)st->st_size : 0;
-	e.mtime = mtime;
-	e.seconds = since(t0);
-	e.reason = reason;
-	joblog_write(&m->log, &e);
-}
-
-/* The file at path (st, mtime) as the log says an earlier run found it,
- * when it does: its verdict said and logged again, the file unread.
- * 1 when so, 0 when the file is to be read. */
-static int validated_already(struct many *m, const char *path,
-			     const struct stat *st, const char *mtime,
-			     const struct timespec *t0)
-{
-	const char *reason = NULL;
-	uint64_t off;
-	int k = logdone_find(&m->done, path, (uint64_t)st->st_size, mtime,
-			     &off);
-
-	if (k < 0)
-		return 0;
-	m->already++;
-	if (k < INVALID_FROM) {
-		m->valid++;
-		printf("File %s is a valid trace-cmd file (validated"
-		       " already)\n", path);
-		log_file(m, path, "valid already", st, mtime, t0, NULL);
-		return 1;
-	}
-	m->invalid++;
-	if (!logdone_line(&m->done, off, &m->line) && m->line.has_reason)
-		reason = (const char *)m->line.reason.data;
-	if (reason)
-		fprintf(stderr, "tdat dump: %s (validated already)\n", reason);
-	else
-		fprintf(stderr, "tdat dump: %s: invalid (validated already;"
-			" the log keeps no reason)\n", path);
-	log_file(m, path, "invalid already", st, mtime, t0, reason);
-	return 1;
-}
-
-/* Whether the file is as it was before it was read: else its line
- * gets no mtime, and no rerun takes its verdict for the new content. */
-static int unchanged(const char *path, const struct stat *was)
-{
-	struct stat now;
-
-	return !stat(path, &now) && now.st_dev == was->st_dev &&
-	       now.st_ino == was->st_ino && now.st_size == was->st_size &&
-	       now.st_mtim.tv_sec == was->st_mtim.tv_sec &&
-	       now.st_mtim.tv_nsec == was->st_mtim.tv_nsec;
-}
-
-/* One file of several: its verdict (the log's, or read), its line,
- * its log entry. */
-static void validate_one(struct many *m, const char *path)
-{
-	struct tdat_error err = { { 0 }, 0 };
-	char mtime[JOBLOG_MTIME_MAX];
-	struct timespec t0;
-	struct stat st;
-	int known, keyed, r;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* stat before reading: a change while it is read is a change */
-	known = !stat(path, &st);
-	keyed = known && S_ISREG(st.st_mode);
-	if (keyed)
-		joblog_mtime(&st.st_mtim, mtime);
-	if (keyed && validated_already(m, path, &st, mtime, &t0))
-		return;
-	m->o->path = path;
-	r = dump_run(m->o, &err);
-	if (r)
-		fprintf(stderr, "tdat dump: %s\n", err.msg);
-	keyed = keyed && unchanged(path, &st);
-	log_file(m, path, r ? "invalid" : "valid", known ? &st : NULL,
-		 keyed ? mtime : NULL, &t0, r ? err.msg : NULL);
-	if (r)
-		m->invalid++;
-	else
-		m->valid++;
-}
-
 /* The paths to validate: the FILEs, -i, then the list's.  0, or 1
  * after one line. */
 static int gather(struct args *a, struct pathlist *all)
@@ -313,41 +191,36 @@ static int gather(struct args *a, struct pathlist *all)
 	return fleet_read_list(&a->fleet, all);
 }
 
-static void summary(const struct many *m, int logged)
-{
-	fprintf(stderr, "tdat dump: %d valid, %d invalid", m->valid,
-		m->invalid);
-	if (logged)
-		fprintf(stderr, ", %d of them validated already", m->already);
-	fputc('\n', stderr);
-}
-
 /* dump --validate of several files, those of this part; with --log,
  * those an earlier run logged as validated, unchanged since, not read
- * again. */
+ * again (convert/dump/many.c). */
 static int validate_many(struct args *a)
 {
+	struct dump_many m;
 	struct pathlist all = { 0 };
-	struct many m;
-	int k, r;
+	struct joblog log = { 0 };
+	struct logdone done = { 0 };
+	int r;
 
-	memset(&m, 0, sizeof(m));
-	m.o = &a->o;
-	m.done.fd = -1;
+	done.fd = -1;
 	r = gather(a, &all);
 	if (!r)
-		fleet_read_done(&a->fleet, results, &m.done);
+		fleet_read_done(&a->fleet, dump_log_results, &done);
 	if (!r)
-		r = fleet_open_log(&a->fleet, &m.log);
-	for (k = 0; !r && k < all.n; k++)
-		if (shard_takes(&a->fleet.shard, all.v[k]))
-			validate_one(&m, all.v[k]);
+		r = fleet_open_log(&a->fleet, &log);
 	if (!r) {
-		summary(&m, a->fleet.log != NULL);
-		r = fleet_close_log(&m.log) || m.invalid ? 1 : 0;
+		memset(&m, 0, sizeof(m));
+		m.o = &a->o;
+		m.paths = all.v;
+		m.npaths = all.n;
+		m.shard = &a->fleet.shard;
+		m.log = &log;
+		m.logged = a->fleet.log != NULL;
+		m.done = &done;
+		r = dump_validate_many(&m);
+		r = fleet_close_log(&log) || r ? 1 : 0;
 	}
-	logdone_free(&m.done);
-	logline_free(&m.line);
+	logdone_free(&done);
 	pathlist_free(&all);
 	return r;
 }

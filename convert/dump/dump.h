@@ -3,7 +3,12 @@
 #ifndef CONVERT_DUMP_H
 #define CONVERT_DUMP_H
 
+#include <stdint.h>
+
 struct tdat_error;
+struct shard;
+struct joblog;
+struct logdone;
 
 /* The parts to print, one bit per trace-cmd dump option. */
 enum {
@@ -43,5 +48,26 @@ struct dump_opts {
  * it is damaged: what came before is printed as trace-cmd would.
  */
 int dump_run(const struct dump_opts *o, struct tdat_error *err);
+
+/* dump --validate of several files (many.c). */
+struct dump_many {
+	const struct dump_opts *o;	/* each file's, but its path */
+	char **paths;			/* as given */
+	int npaths;
+	const struct shard *shard;	/* only this part's; may be NULL */
+	struct joblog *log;		/* a line each (fd -1: none) */
+	int logged;			/* a --log: the summary counts */
+	struct logdone *done;		/* what earlier runs logged */
+};
+/* The results logged, in the order logdone_find gives their index:
+ * "valid", "valid already", "invalid", "invalid already". */
+extern const char *const dump_log_results[];
+/*
+ * Validate each path of d's part: trace-cmd's line on stdout for a
+ * valid one, the error on stderr for another (a verdict taken from the
+ * log says so), a log line each, then the summary on stderr.  1 when
+ * any is invalid, else 0.
+ */
+int dump_validate_many(const struct dump_many *d);
 
 #endif
