@@ -78,15 +78,6 @@ static int start(struct run *r, int file)
 	return 0;
 }
 
-static double since(const struct timespec *t)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t->tv_sec) +
-	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
-}
-
 /* The log's line for a file done. */
 static void log_file(struct run *r, const struct child *c,
 		     const struct one_report *rep)
@@ -104,7 +95,7 @@ static void log_file(struct run *r, const struct child *c,
 	e.before = rep->before;
 	e.after = rep->result == ONE_ARCHIVED || rep->result == ONE_SKIPPED ?
 		  rep->after : rep->before;
-	e.seconds = since(&c->start);
+	e.seconds = joblog_since(&c->start);
 	e.reason = rep->reason[0] ? rep->reason : NULL;
 	joblog_write(r->o->log, &e);
 }

@@ -14,15 +14,6 @@
 #include "convert/fleet/fleet.h"
 #include "libfmt/tracedat.h"
 
-static double since(const struct timespec *t)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t->tv_sec) +
-	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
-}
-
 /* The results dump --validate logs.  A file validated by an earlier
  * run with the same log, unchanged since, keeps its verdict: the
  * results from INVALID_FROM on say invalid. */
@@ -51,7 +42,7 @@ static void log_file(struct many *m, const char *path, const char *result,
 	e.sized = st != NULL;
 	e.before = e.after = st ? (uint64_t)st->st_size : 0;
 	e.mtime = mtime;
-	e.seconds = since(t0);
+	e.seconds = joblog_since(t0);
 	e.reason = reason;
 	joblog_write(m->d->log, &e);
 }

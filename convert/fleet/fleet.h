@@ -96,6 +96,9 @@ struct joblog_entry {
 				 * "mtime" key in the line */
 };
 
+/* Seconds of CLOCK_MONOTONIC since t0: an entry's seconds. */
+double joblog_since(const struct timespec *t0);
+
 #define JOBLOG_MTIME_MAX 48
 
 /* A modification time as the log writes it, in UTC to the nanosecond:

@@ -221,3 +221,12 @@ int joblog_write(struct joblog *lg, const struct joblog_entry *e)
 	tdat_bytes_free(&b);
 	return r;
 }
+
+double joblog_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) +
+	       (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}

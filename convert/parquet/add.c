@@ -75,15 +75,6 @@ static int dataset_ready(const char *dir, char *why, size_t cap)
 	return is_fleet(dir, why, cap);	/* another task made it first */
 }
 
-static double since(const struct timespec *t)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t->tv_sec) +
-	       (double)(now.tv_nsec - t->tv_nsec) / 1e9;
-}
-
 /* The input exported into st and published.  0, 1 (damaged, added as
  * far as it goes), -1 (why said). */
 static int export_publish(struct add_run *r, struct stage *st,
@@ -159,7 +150,7 @@ static void add_one(struct add_run *r, const char *path)
 	r->damaged |= s == 1;
 	e.sized = !stat(path, &sb) && s >= 0;
 	e.before = (uint64_t)sb.st_size;
-	e.seconds = since(&t0);
+	e.seconds = joblog_since(&t0);
 	e.reason = in.why[0] && c != CLAIM_DONE ? in.why : NULL;
 	if (r->o->log)
 		joblog_write(r->o->log, &e);
