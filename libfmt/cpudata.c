@@ -228,6 +228,22 @@ int cpu_fill_compressed(struct tdat_cpu_reader *r, struct tdat_error *err)
 	return 1;
 }
 
+int tdat_cpu_bad_commit(const struct tdat_file *f, int buf, int idx,
+			uint64_t offset, struct tdat_error *err)
+{
+	const struct tdat_buffer *b = &f->buffers[buf];
+	int cpu = b->cpus[idx].cpu;
+
+	if (b->compressed)
+		return tdat_fail_nooff(err, f->path, "buffer \"%s\" CPU %d:"
+				       " the page at offset %llu of the"
+				       " decompressed data has a commit larger"
+				       " than the page", b->name, cpu,
+				       (unsigned long long)offset);
+	return tdat_fail(err, f->path, offset, "buffer \"%s\" CPU %d: page"
+			 " commit is larger than the page", b->name, cpu);
+}
+
 int tdat_cpu_next_page(struct tdat_cpu_reader *r, const uint8_t **page,
 		       uint64_t *offset, struct tdat_error *err)
 {

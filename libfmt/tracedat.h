@@ -531,6 +531,11 @@ void tdat_cpu_position(const struct tdat_cpu_reader *r, uint64_t *done,
  */
 int tdat_cpu_next_page(struct tdat_cpu_reader *r, const uint8_t **page,
 		       uint64_t *offset, struct tdat_error *err);
+/* -1 with the error for the page at offset (as tdat_cpu_next_page gives
+ * it) of f's buffers[buf].cpus[idx] whose commit runs past the page
+ * (tdat_page_iter_init refused it): what convert and dump -v say. */
+int tdat_cpu_bad_commit(const struct tdat_file *f, int buf, int idx,
+			uint64_t offset, struct tdat_error *err);
 
 /*
  * Like tdat_cpu_next_page, but every page read with it at once: the rest

@@ -24,19 +24,6 @@ static void progress_report(struct copy_progress *pr)
 
 /* ---- one CPU stream ---- */
 
-static int bad_page(struct tdat_file *in, const struct tdat_buffer *b,
-		    int cpu, uint64_t off, struct tdat_error *err)
-{
-	if (b->compressed)
-		return tdat_fail_nooff(err, in->path, "buffer \"%s\" CPU %d:"
-				       " the page at offset %llu of the"
-				       " decompressed data has a commit larger"
-				       " than the page", b->name, cpu,
-				       (unsigned long long)off);
-	return tdat_fail(err, in->path, off, "buffer \"%s\" CPU %d: page"
-			 " commit is larger than the page", b->name, cpu);
-}
-
 /* Pages out of the reader, to the writer a read window at a time (the
  * writer copies them into its chunks: no batch buffer in between). */
 static int copy_pages(struct tdat_file *in, int buf, int idx,
@@ -63,7 +50,7 @@ static int copy_pages(struct tdat_file *in, int buf, int idx,
 						(uint32_t)ps))
 				break;
 		if (i < len) {
-			got = bad_page(in, b, b->cpus[idx].cpu, off + i, err);
+			got = tdat_cpu_bad_commit(in, buf, idx, off + i, err);
 			break;
 		}
 		if (tdat_writer_put_pages(w, pages, len, err)) {

@@ -15,24 +15,6 @@ static void tell(struct dump *d, const struct tally *t, uint64_t here)
 		d->o->progress(d->o->progress_ctx, t->before + here, t->total);
 }
 
-/* A page report and convert would refuse: its commit runs past it. */
-static int bad_page(struct dump *d, const struct tdat_file *f, int b, int i,
-		    uint64_t off)
-{
-	const struct tdat_buffer *buf = &f->buffers[b];
-
-	if (buf->compressed)
-		return tdat_fail_nooff(&d->err, f->path, "buffer \"%s\" CPU"
-				       " %d: the page at offset %llu of the"
-				       " decompressed data has a commit larger"
-				       " than the page", buf->name,
-				       buf->cpus[i].cpu,
-				       (unsigned long long)off);
-	return tdat_fail(&d->err, f->path, off, "buffer \"%s\" CPU %d: page"
-			 " commit is larger than the page", buf->name,
-			 buf->cpus[i].cpu);
-}
-
 static int read_cpu(struct dump *d, struct tdat_file *f, int b, int i,
 		    struct tally *t)
 {
@@ -48,7 +30,7 @@ static int read_cpu(struct dump *d, struct tdat_file *f, int b, int i,
 	while ((k = tdat_cpu_next_page(r, &page, &off, &d->err)) > 0) {
 		if (tdat_page_iter_init(&it, f, page,
 					f->buffers[b].page_size)) {
-			k = bad_page(d, f, b, i, off);
+			k = tdat_cpu_bad_commit(f, b, i, off, &d->err);
 			break;
 		}
 		if (++n % 256)
