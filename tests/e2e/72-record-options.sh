@@ -241,22 +241,24 @@ if command -v strace >/dev/null; then
 		grep -o "fdatasync([0-9]*<[^>]*$1\\.rec/[^>]*>" "$2" |
 			sed 's/.*\///; s/>$//' | sort | uniq -c
 	}
-	# CPU 0 only, busy every 50 ms for 2 s (an idle CPU's file does not
-	# change and is not synced); CPU 1's file, if any, never changes.
-	busy="taskset -c 0 sh -c 'i=0; while [ \$i -lt 40 ]; do sleep 0.05; i=\$((i+1)); done'"
+	# One CPU only (the first this shell may run on), busy every 50 ms
+	# for 2 s (an idle CPU's file does not change and is not synced);
+	# the other CPUs' files, if any, never change.
+	c0=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')
+	busy="taskset -c $c0 sh -c 'i=0; while [ \$i -lt 40 ]; do sleep 0.05; i=\$((i+1)); done'"
 	for f in 1:"" 2:"--flush-interval 0.2" 0:"--flush-interval 0"; do
 		n=${f%%:*}
 		ASAN_OPTIONS=$nolsan strace -f -y -e trace=fdatasync,ppoll \
-			-o f$n.st $TDAT record -q ${f#*:} -M 1 \
+			-o f$n.st $TDAT record -q ${f#*:} -M "$(printf %x $((1 << c0)))" \
 			-e sched:sched_switch -o f$n.dat sh -c "$busy" ||
 			fail "record ${f#*:} under strace failed"
 	done
 	# synced every half second (default 1 s), or every 0.1 s; none with 0
-	[ "$(syncs f1.dat f1.st | awk '$2 == "cpu0" { print $1 }')" -ge 3 ] ||
-		fail "default: CPU 0's file synced $(syncs f1.dat f1.st | tr '\n' ' ')"
-	[ "$(syncs f2.dat f2.st | awk '$2 == "cpu0" { print $1 }')" -ge 10 ] ||
-		fail "--flush-interval 0.2: CPU 0's file synced $(syncs f2.dat f2.st | tr '\n' ' ')"
-	[ "$(syncs f2.dat f2.st | awk '$2 != "cpu0" && $1 > 1' | wc -l)" = 0 ] ||
+	[ "$(syncs f1.dat f1.st | awk -v c=cpu$c0 '$2 == c { print $1 }')" -ge 3 ] ||
+		fail "default: CPU $c0's file synced $(syncs f1.dat f1.st | tr '\n' ' ')"
+	[ "$(syncs f2.dat f2.st | awk -v c=cpu$c0 '$2 == c { print $1 }')" -ge 10 ] ||
+		fail "--flush-interval 0.2: CPU $c0's file synced $(syncs f2.dat f2.st | tr '\n' ' ')"
+	[ "$(syncs f2.dat f2.st | awk -v c=cpu$c0 '$2 != c && $1 > 1' | wc -l)" = 0 ] ||
 		fail "--flush-interval 0.2: unchanged files synced again: $(syncs f2.dat f2.st | tr '\n' ' ')"
 	[ -z "$(syncs f0.dat f0.st)" ] || fail "--flush-interval 0 synced: $(syncs f0.dat f0.st)"
 	# the readers look every 0.1 s for a sync every 0.2 s
