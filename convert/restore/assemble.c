@@ -58,11 +58,11 @@ static int put_page(struct page_filter *pf, const uint8_t *page,
 	return pf_page(pf, page, off, 0, err);
 }
 
-/* The file's pages, the first st_size bytes of it, through the filter. */
+/* The file's pages, its first size bytes, through the filter. */
 static int put_raw_pages(struct page_filter *pf, int fd, uint64_t size,
 			 const uint8_t *drop, struct tdat_error *err)
 {
-	size_t ps = pf->page_size, cap = READ_PAGES * ps, got, i;
+	size_t ps = pf->page_size, cap = READ_PAGES * ps, want, got, i;
 	uint64_t off = 0, pages = size / ps;
 	uint8_t *buf = malloc(cap);
 	int r = 0;
@@ -70,7 +70,8 @@ static int put_raw_pages(struct page_filter *pf, int fd, uint64_t size,
 	if (!buf)
 		return tdat_fail_nooff(err, pf->file, "out of memory");
 	for (;;) {
-		if (read_full(fd, buf, cap, &got)) {
+		want = size - off < cap ? (size_t)(size - off) : cap;
+		if (read_full(fd, buf, want, &got)) {
 			tdat_fail(err, pf->file, off, "read error: %s",
 				  strerror(errno));
 			r = -1;
@@ -78,7 +79,7 @@ static int put_raw_pages(struct page_filter *pf, int fd, uint64_t size,
 		}
 		for (i = 0; !r && i + ps <= got; i += ps, off += ps)
 			r = put_page(pf, buf + i, off, drop, pages, err);
-		if (r || got < cap)
+		if (r || got < want || size - off < ps)
 			break;
 	}
 	if (!r && got % ps)
@@ -88,22 +89,42 @@ static int put_raw_pages(struct page_filter *pf, int fd, uint64_t size,
 	return r;
 }
 
-static int put_raw_file(struct page_filter *pf, const char *path,
-			struct tdat_error *err)
+/* path as the source gives it (NULL: the file, all of it): an open
+ * descriptor and the bytes of it to take; -1 with err. */
+static int open_raw(const struct raw_source *src, struct page_filter *pf,
+		    const char *path, uint64_t *size, struct tdat_error *err)
 {
-	uint8_t *drop = NULL;
+	char note[512] = "";
 	struct stat st;
-	int fd, r;
+	int fd;
 
+	if (src && src->open) {
+		fd = src->open(src->ctx, path, size, note, sizeof(note), err);
+		if (fd >= 0 && note[0])
+			restore_say(pf->o, "%s: %s", path, note);
+		return fd;
+	}
 	fd = tdat_open_regular(path, err);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st)) {
+	if (fd >= 0 && fstat(fd, &st)) {
 		close(fd);
 		return tdat_fail_nooff(err, path, "cannot stat");
 	}
-	r = order_plan(pf, fd, (uint64_t)st.st_size, &drop, err) ||
-	    put_raw_pages(pf, fd, (uint64_t)st.st_size, drop, err) ? -1 : 0;
+	*size = fd >= 0 ? (uint64_t)st.st_size : 0;
+	return fd;
+}
+
+static int put_raw_file(struct page_filter *pf, const char *path,
+			const struct raw_source *src, struct tdat_error *err)
+{
+	uint8_t *drop = NULL;
+	uint64_t size;
+	int fd, r;
+
+	fd = open_raw(src, pf, path, &size, err);
+	if (fd < 0)
+		return -1;
+	r = order_plan(pf, fd, size, &drop, err) ||
+	    put_raw_pages(pf, fd, size, drop, err) ? -1 : 0;
 	free(drop);
 	close(fd);
 	return r;
@@ -123,6 +144,7 @@ struct asm_meta {
 	 * dropped that were not empty pages (and how many in all) */
 	uint64_t kept, junk;
 	const char *junk_file;
+	const struct raw_source *src;	/* where raw files are read */
 };
 
 static void asm_free(struct asm_meta *a)
@@ -286,7 +308,7 @@ static int put_stream(struct asm_meta *a, struct tdat_writer *w,
 			    " data", path, b->name, b->cpus[idx].cpu);
 		r = 0;
 	} else {
-		r = put_raw_file(&pf, path, err);
+		r = put_raw_file(&pf, path, a->src, err);
 	}
 	if (!r)
 		r = pf_flush(&pf, err);
@@ -688,9 +710,9 @@ static int read_output(const char *dir, const struct convert_opts *o,
 }
 
 /* head NULL: OUT.rec/head.dat, opened once the manifest is read. */
-int assemble_recording_head(const char *recdir, struct tdat_file *head,
-			    const char *out, const struct convert_opts *o,
-			    struct tdat_error *err)
+static int assemble(const char *recdir, struct tdat_file *head,
+		    const struct raw_source *src, const char *out,
+		    const struct convert_opts *o, struct tdat_error *err)
 {
 	struct convert_opts mine;
 	struct asm_meta a;
@@ -702,6 +724,7 @@ int assemble_recording_head(const char *recdir, struct tdat_file *head,
 	else
 		memset(&mine, 0, sizeof(mine));
 	memset(&a, 0, sizeof(a));
+	a.src = src;
 	if (read_output(recdir, o, &mine, err) ||
 	    read_manifest(recdir, &a, err))
 		goto done;
@@ -718,8 +741,22 @@ done:
 	return r;
 }
 
+int assemble_recording_head(const char *recdir, struct tdat_file *head,
+			    const char *out, const struct convert_opts *o,
+			    struct tdat_error *err)
+{
+	return assemble(recdir, head, NULL, out, o, err);
+}
+
+int assemble_recording_from(const char *recdir, const struct raw_source *src,
+			    const char *out, const struct convert_opts *o,
+			    struct tdat_error *err)
+{
+	return assemble(recdir, NULL, src, out, o, err);
+}
+
 int assemble_recording(const char *recdir, const char *out,
 		       const struct convert_opts *o, struct tdat_error *err)
 {
-	return assemble_recording_head(recdir, NULL, out, o, err);
+	return assemble(recdir, NULL, NULL, out, o, err);
 }

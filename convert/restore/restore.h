@@ -18,6 +18,20 @@ int assemble_cpu_files(const char *head, char *const *cpufiles, int n,
 		       const char *out, const struct convert_opts *o,
 		       struct tdat_error *err);
 
+/*
+ * Where a recording's raw files are read from.  By default each file,
+ * whole; a source may give fewer bytes of it (what the last round a
+ * dead machine's disk completed holds) or another descriptor (the file
+ * as a crashed kernel's page cache held it).  open gives a descriptor
+ * at offset 0 and the bytes to take (*size), and may put one line for
+ * the user in note (cap bytes; "" for none); -1 with err.
+ */
+struct raw_source {
+	int (*open)(void *ctx, const char *path, uint64_t *size, char *note,
+		    size_t cap, struct tdat_error *err);
+	void *ctx;
+};
+
 /* OUT.rec/ (manifest, head.dat, raw files) -> out. */
 int assemble_recording(const char *recdir, const char *out,
 		       const struct convert_opts *o, struct tdat_error *err);
@@ -25,6 +39,10 @@ int assemble_recording(const char *recdir, const char *out,
  * reads head.dat): the recorder's own, just written there, is not read
  * back. */
 int assemble_recording_head(const char *recdir, struct tdat_file *head,
+			    const char *out, const struct convert_opts *o,
+			    struct tdat_error *err);
+/* The same with the raw files read through src. */
+int assemble_recording_from(const char *recdir, const struct raw_source *src,
 			    const char *out, const struct convert_opts *o,
 			    struct tdat_error *err);
 
