@@ -6,6 +6,8 @@
  *   restore [-i HEAD] [-o OUT] CPUFILE...   raw per-CPU files -> OUT
  *                                  (a lone one only with -i)
  *   restore [-o OUT] OUT            a killed "record -o OUT": OUT.rec/
+ *   restore --vmcore DUMP [-o OUT] OUT   the same, its files as the
+ *                                  crashed kernel's page cache held them
  *   restore -o OUT DAMAGED          salvage a damaged trace.dat
  *
  * The work is in convert/restore/ (restore.h) and, for -c, in
@@ -24,6 +26,7 @@
 #include "convert/record/record.h"
 #include "convert/restore/restore.h"
 #include "convert/tracefs/sysmeta.h"
+#include "convert/vmcore/vmcore.h"
 #include "libfmt/outputs.h"
 #include "libfmt/tracedat.h"
 
@@ -31,7 +34,7 @@ static const char usage[] =
 "usage: tdat restore -c [-o HEAD] [-t TRACING_DIR] [-k KALLSYMS]\n"
 "       tdat restore [-i HEAD] [-o OUT] CPUFILE...\n"
 "       tdat restore -o OUT DAMAGED\n"
-"       tdat restore [-o OUT] RECORDING\n"
+"       tdat restore [-o OUT] [--vmcore DUMP] RECORDING\n"
 "\n"
 "Rebuild a trace.dat.\n"
 "\n"
@@ -53,6 +56,10 @@ static const char usage[] =
 "                      \"record -o OUT\" from what it left in OUT.rec/,\n"
 "                      and put tracefs back as it was before it (needs\n"
 "                      root)\n"
+"  --vmcore DUMP       with RECORDING: read its files as the page cache of\n"
+"                      the kernel that crashed under it held them, from\n"
+"                      that kernel's kdump or VM memory dump (what the\n"
+"                      disk never got included); tracefs left alone\n"
 "  --file-version 6|7  output version (default: the input's or HEAD's)\n"
 "  --compression ALG   none, zlib, zstd or any (with --file-version 7)\n"
 "  -q                  do not tell what was dropped or inferred\n"
@@ -62,10 +69,13 @@ static const char usage[] =
 "line each on stderr.  The input is never modified; the output appears\n"
 "only when complete.\n";
 
+enum { OPT_VMCORE = OPT_OUTOPTS_END };
+
 static const struct option long_opts[] = {
 	{ "file-version", required_argument, NULL, OPT_VERSION },
 	{ "compression", required_argument, NULL, OPT_COMPRESSION },
 	{ "help", no_argument, NULL, 'h' },
+	{ "vmcore", required_argument, NULL, OPT_VMCORE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -75,6 +85,7 @@ struct args {
 	const char *out;	/* -o */
 	const char *tracing_dir;
 	const char *kallsyms;
+	const char *vmcore;	/* --vmcore */
 	struct outopts opts;	/* version 0: the input's */
 	int quiet;
 	char **files;
@@ -117,6 +128,9 @@ static int parse_args(struct args *a, int argc, char **argv)
 			break;
 		case 'q':
 			a->quiet = 1;
+			break;
+		case OPT_VMCORE:
+			a->vmcore = optarg;
 			break;
 		case OPT_VERSION:
 		case OPT_COMPRESSION:
@@ -330,6 +344,53 @@ static int recording(const struct args *a, const char *rec, const char *out,
 	return r;
 }
 
+/* OUT.rec/ -> OUT with its raw files read through the page cache of
+ * --vmcore's crashed kernel (one line per file says what came from
+ * it); tracefs left alone: it was that kernel's. */
+static int from_dump(const struct args *a, const char *rec, const char *out,
+		     const struct convert_opts *o)
+{
+	struct raw_source src = { NULL, NULL };
+	struct vmcore_cache *vc;
+	struct tdat_error err;
+	char dir[4200], *slash;
+	int r;
+
+	if (a->out)
+		out = a->out;
+	if (!has_manifest(rec)) {
+		fprintf(stderr, "tdat restore: %s/ has no manifest: the"
+			" recording was killed before tracing started, so"
+			" there is no trace to write\n", rec);
+		return 1;
+	}
+	/* scratch copies of the files go beside the output */
+	snprintf(dir, sizeof(dir), "%s", out);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		slash[slash == dir] = 0;
+	vc = vmcore_cache_open(a->vmcore, dir, &src, &err);
+	if (!vc)
+		return failed(&err);
+	r = assemble_recording_from(rec, &src, out, o, &err);
+	vmcore_cache_close(vc);
+	if (r)
+		return failed(&err);
+	if (!a->quiet)
+		fprintf(stderr, "tdat restore: wrote %s from %s/ and the page"
+			" cache in %s\n", out, rec, a->vmcore);
+	return 0;
+}
+
+static int one_recording(const struct args *a, const char *rec,
+			 const char *out, const struct convert_opts *o)
+{
+	return a->vmcore ? from_dump(a, rec, out, o)
+			 : recording(a, rec, out, o);
+}
+
 /*
  * A lone input that is not a trace.dat: one line saying what it is, and
  * how to ask for raw per-CPU files (never taken for one unasked).  1 if
@@ -371,11 +432,14 @@ static int one_file(const struct args *a, const struct convert_opts *o)
 
 	snprintf(rec, sizeof(rec), "%s.rec", f);
 	if (is_recording(rec))
-		return recording(a, rec, f, o);
+		return one_recording(a, rec, f, o);
 	if (n > 4 && !strcmp(f + n - 4, ".rec") && is_recording(f)) {
 		snprintf(out, sizeof(out), "%.*s", (int)(n - 4), f);
-		return recording(a, f, out, o);
+		return one_recording(a, f, out, o);
 	}
+	if (a->vmcore)
+		return usage_error("--vmcore DUMP goes with a recording: there"
+				   " is no %s/manifest", rec);
 	if (access(f, F_OK))
 		return usage_error("\"%s\" does not exist, and there is no"
 				   " %s/manifest", f, rec);
@@ -408,6 +472,9 @@ int cmd_restore(int argc, char **argv)
 		return create_head(&a);
 	if ((a.tracing_dir || a.kallsyms))
 		return usage_error("-t and -k go with -c");
+	if (a.vmcore && (a.nfiles != 1 || a.head))
+		return usage_error("--vmcore DUMP goes with one recording"
+				   " (OUT or OUT.rec), not with CPU files");
 	memset(&o, 0, sizeof(o));
 	if (a.opts.version && pick_codec(&a, &o))
 		return 2;

@@ -17,6 +17,11 @@
  *                cmdlines, clocks, module symbols
  *   meta.c       the trace.dat's metadata made of all that
  *   run.c        vmcore_run
+ *   pagecache.c  a regular file, found by its name in the kernel's
+ *                super blocks, inodes and dentries
+ *   cachepages.c the pages the page cache held of it (x86_64)
+ *   cachesrc.c   restore's raw_source: a recording's files as the
+ *                crashed kernel's page cache held them
  *
  * Only dumpfile.c knows the dump's file format: the rest reads kernel
  * memory through struct kmem, which the fuzz target fakes.  Errors are
@@ -257,6 +262,44 @@ struct tdat_file *kmeta_build(struct kernel *k, const struct karrays *a,
 			      const int *chosen, int nchosen,
 			      const struct kring *ring,
 			      struct tdat_error *err);
+
+/* ---- pagecache.c, cachepages.c ---- */
+
+/* The crashed kernel's page cache: the members it is reached by, and
+ * where struct pages (vmemmap) and the direct map of memory are. */
+struct kcache {
+	struct kernel *k;
+	struct kfield s_list, s_bdev, s_type, s_inodes, fs_name;
+	struct kfield i_sb_list, i_mode, i_dentry, i_size, i_mapping;
+	struct kfield d_alias, d_name, d_parent;
+	struct kfield xa_head, xa_shift, xa_slots, pg_mapping;
+	uint32_t page_struct;	/* sizeof(struct page) */
+	uint32_t nslots;	/* slots of an xa_node */
+	uint64_t vmemmap, direct;
+};
+
+/* A regular file found there. */
+struct kcache_file {
+	uint64_t inode;
+	uint64_t size;		/* i_size */
+	uint64_t mapping;	/* its struct address_space */
+	uint64_t xa_head;	/* the root entry of its pages */
+};
+
+/* The field f of the struct at base (at most 8 bytes, no bitfield). */
+int kmem_field(struct kmem *m, uint64_t base, const struct kfield *f,
+	       uint64_t *v, const char *what, struct tdat_error *err);
+int kcache_init(struct kernel *k, struct kcache *c, struct tdat_error *err);
+/* The file whose path ends in dir/name: 1 found (f), 0 none, -1 with
+ * err (also when two match). */
+int kcache_find(struct kcache *c, const char *dir, const char *name,
+		struct kcache_file *f, struct tdat_error *err);
+/* Each page the cache held of f below its i_size, in index order:
+ * fn(ctx, index, the kernel address of its bytes). */
+typedef int (*kcache_page_fn)(void *ctx, uint64_t index, uint64_t data,
+			      struct tdat_error *err);
+int kcache_pages(struct kcache *c, const struct kcache_file *f,
+		 kcache_page_fn fn, void *ctx, struct tdat_error *err);
 
 /* ---- dumpfile.c ---- */
 

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cachesrc.c - restore --vmcore: a recording's raw files as the crashed
+ * kernel's page cache held them.  What record's readers had written
+ * but the disk had not got is only there: each file becomes an unnamed
+ * temporary one, page by page the cached page where the cache had one,
+ * else the disk's bytes, as long as the cached inode says.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "convert/restore/restore.h"
+#include "convert/vmcore/vmcore.h"
+#include "convert/vmcore/vmcore_internal.h"
+
+/* A recording's file larger than this in the cache is a damaged inode. */
+#define FILE_MAX (1ull << 40)
+
+struct vmcore_cache {
+	struct kernel k;
+	struct dumpfile *dump;
+	struct kcache c;
+	char *tmpdir;
+};
+
+/* One file being filled. */
+struct fill {
+	struct vmcore_cache *vc;
+	const char *path;
+	int tmp, disk;		/* disk: -1 when the disk has no file */
+	uint64_t size;
+	uint8_t *have;		/* a bit per page: from the cache */
+	uint8_t *page, *ondisk;
+	uint64_t cached, notdisk;
+};
+
+static int open_kernel(struct vmcore_cache *vc, const char *dump,
+		       struct tdat_error *err)
+{
+	struct kernel *k = &vc->k;
+	uint64_t start, stop;
+
+	vc->dump = dumpfile_open(dump, &k->mem, err);
+	if (!vc->dump || ksymtab_load(&k->mem, &k->syms, err) ||
+	    ksymtab_need(&k->syms, &k->mem, "__start_BTF", &start, err) ||
+	    ksymtab_need(&k->syms, &k->mem, "__stop_BTF", &stop, err))
+		return -1;
+	k->btf = kbtf_load(&k->mem, start, stop, err);
+	return !k->btf || kcache_init(k, &vc->c, err) ? -1 : 0;
+}
+
+/* An unnamed file in the output's directory (where there is room for
+ * the output), else a named one removed at once. */
+static int scratch(const struct vmcore_cache *vc, struct tdat_error *err)
+{
+	char name[PATH_MAX];
+	int fd = open(vc->tmpdir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd >= 0)
+		return fd;
+	snprintf(name, sizeof(name), "%s/.tdat-cache-XXXXXX", vc->tmpdir);
+	fd = mkostemp(name, O_CLOEXEC);
+	if (fd < 0)
+		return tdat_fail_nooff(err, vc->tmpdir, "cannot make a"
+				       " temporary file: %s", strerror(errno));
+	unlink(name);
+	return fd;
+}
+
+static int put(struct fill *f, const void *buf, size_t n, uint64_t off)
+{
+	return pwrite(f->tmp, buf, n, (off_t)off) == (ssize_t)n ? 0 : -1;
+}
+
+/* n bytes of the disk's file at off into buf: how many it has there. */
+static size_t disk_read(const struct fill *f, uint8_t *buf, size_t n,
+			uint64_t off)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	while (f->disk >= 0 && got < n) {
+		r = pread(f->disk, buf + got, n - got, (off_t)(off + got));
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	return got;
+}
+
+/* A page of the cache (kcache_page_fn): into the file, compared with
+ * the disk's. */
+static int cached_page(void *ctx, uint64_t index, uint64_t data,
+		       struct tdat_error *err)
+{
+	struct fill *f = ctx;
+	struct kmem *m = &f->vc->k.mem;
+	uint64_t off = index * m->page_size;
+	size_t n = f->size - off < m->page_size ? (size_t)(f->size - off)
+						 : m->page_size;
+
+	if (kmem_read(m, data, f->page, n, "a page of the page cache", err))
+		return -1;
+	if (put(f, f->page, n, off))
+		return tdat_fail_nooff(err, f->path, "cannot write the"
+				       " temporary file: %s", strerror(errno));
+	if (disk_read(f, f->ondisk, n, off) < n ||
+	    memcmp(f->page, f->ondisk, n))
+		f->notdisk++;
+	f->have[index / 8] |= (uint8_t)(1u << index % 8);
+	f->cached++;
+	return 0;
+}
+
+/* The pages the cache had not: the disk's bytes (zeros past its end). */
+static int disk_pages(struct fill *f, uint64_t npages, struct tdat_error *err)
+{
+	uint32_t ps = f->vc->k.mem.page_size;
+	uint64_t i;
+	size_t n, got;
+
+	for (i = 0; i < npages; i++) {
+		if (f->have[i / 8] & (1u << i % 8))
+			continue;
+		n = f->size - i * ps < ps ? (size_t)(f->size - i * ps) : ps;
+		got = disk_read(f, f->page, n, i * ps);
+		if (got && put(f, f->page, got, i * ps))
+			return tdat_fail_nooff(err, f->path, "cannot write the"
+					       " temporary file: %s",
+					       strerror(errno));
+	}
+	return 0;
+}
+
+/* f->tmp filled from the cached file kf: 0, or -1 with err. */
+static int fill(struct fill *f, const struct kcache_file *kf,
+		struct tdat_error *err)
+{
+	uint32_t ps = f->vc->k.mem.page_size;
+	uint64_t npages = f->size / ps + (f->size % ps != 0);
+	int r;
+
+	f->have = calloc((size_t)(npages / 8 + 1), 1);
+	f->page = malloc(ps);
+	f->ondisk = malloc(ps);
+	if (!f->have || !f->page || !f->ondisk)
+		return tdat_errorf(err, "out of memory");
+	if (ftruncate(f->tmp, (off_t)f->size))
+		return tdat_fail_nooff(err, f->path, "cannot size the temporary"
+				       " file: %s", strerror(errno));
+	r = kcache_pages(&f->vc->c, kf, cached_page, f, err);
+	return r || disk_pages(f, npages, err) ? -1 : 0;
+}
+
+/* The last two components of path, the directory's made absolute:
+ * 0, or -1 with err. */
+static int names(const char *path, char *dir, char *name, size_t cap,
+		 struct tdat_error *err)
+{
+	char a[PATH_MAX], b[PATH_MAX], real[PATH_MAX];
+
+	snprintf(a, sizeof(a), "%s", path);
+	snprintf(b, sizeof(b), "%s", path);
+	snprintf(name, cap, "%s", basename(a));
+	if (!realpath(dirname(b), real))
+		return tdat_fail_nooff(err, path, "cannot resolve its"
+				       " directory: %s", strerror(errno));
+	snprintf(dir, cap, "%s", basename(real));
+	return 0;
+}
+
+/* The disk's file alone: the dump has none of that name. */
+static int disk_only(const char *path, const char *dump, uint64_t *size,
+		     char *note, size_t cap, struct tdat_error *err)
+{
+	struct stat st;
+	int fd = tdat_open_regular(path, err);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return tdat_fail_nooff(err, path, "cannot stat");
+	}
+	*size = (uint64_t)st.st_size;
+	snprintf(note, cap, "not in %s's page cache: the disk's %llu bytes",
+		 dump, (unsigned long long)*size);
+	return fd;
+}
+
+static int cache_open(void *ctx, const char *path, uint64_t *size,
+		      char *note, size_t cap, struct tdat_error *err)
+{
+	struct vmcore_cache *vc = ctx;
+	struct fill f = { vc, path, -1, -1, 0, NULL, NULL, NULL, 0, 0 };
+	struct kcache_file kf;
+	char dir[NAME_MAX + 1], name[NAME_MAX + 1];
+	uint64_t ps = vc->k.mem.page_size, all;
+	int r;
+
+	if (names(path, dir, name, sizeof(name), err))
+		return -1;
+	r = kcache_find(&vc->c, dir, name, &kf, err);
+	if (r <= 0)
+		return r < 0 ? -1 : disk_only(path, vc->k.mem.path, size,
+					      note, cap, err);
+	if (kf.size > FILE_MAX)
+		return kmem_fail(&vc->k.mem, kf.inode, err, "%s/%s: i_size"
+				 " %llu", dir, name,
+				 (unsigned long long)kf.size);
+	f.size = kf.size;
+	f.disk = open(path, O_RDONLY | O_CLOEXEC);
+	f.tmp = scratch(vc, err);
+	r = f.tmp < 0 || fill(&f, &kf, err) ? -1 : 0;
+	all = f.size / ps + (f.size % ps != 0);
+	snprintf(note, cap, "%llu of %llu pages from the crashed kernel's"
+		 " page cache (%llu not on disk)", (unsigned long long)f.cached,
+		 (unsigned long long)all, (unsigned long long)f.notdisk);
+	free(f.have);
+	free(f.page);
+	free(f.ondisk);
+	if (f.disk >= 0)
+		close(f.disk);
+	if (!r && lseek(f.tmp, 0, SEEK_SET))
+		r = tdat_fail_nooff(err, path, "cannot rewind");
+	if (r && f.tmp >= 0)
+		close(f.tmp);
+	*size = f.size;
+	return r ? -1 : f.tmp;
+}
+
+struct vmcore_cache *vmcore_cache_open(const char *dump, const char *tmpdir,
+				       struct raw_source *src,
+				       struct tdat_error *err)
+{
+	struct vmcore_cache *vc = calloc(1, sizeof(*vc));
+
+	if (!vc || !(vc->tmpdir = strdup(tmpdir))) {
+		free(vc);
+		tdat_errorf(err, "out of memory");
+		return NULL;
+	}
+	if (open_kernel(vc, dump, err)) {
+		vmcore_cache_close(vc);
+		return NULL;
+	}
+	src->open = cache_open;
+	src->ctx = vc;
+	return vc;
+}
+
+void vmcore_cache_close(struct vmcore_cache *vc)
+{
+	if (!vc)
+		return;
+	kbtf_free(vc->k.btf);
+	ksymtab_free(&vc->k.syms);
+	dumpfile_close(vc->dump);
+	free(vc->tmpdir);
+	free(vc);
+}
