@@ -153,20 +153,22 @@ endif
 
 # What a recording keeps when the machine dies under it: check-vm runs
 # tests/vm/powercut's short series (tdat record cut once by a panic, once
-# by a power cut; a loss over 2 s fails it, before --flush-interval a
+# by a power cut, once by a panic whose memory is dumped: restore
+# --vmcore, extract --vmcore and merge must then give every marker up to
+# the panic; a loss over 2 s fails it, before --flush-interval a
 # cut lost everything; a hole at a CPU's end is noted there, as the CPUs'
 # files are not yet synced at one moment); check-powercut its long one,
-# where such a hole fails, 20 cuts of each
-# kind for tdat record and 10 for trace-cmd record, with a table of the
-# markers kept and the loss windows (build-vm/powercut/summary.txt;
-# tdat's over POWERCUT_MAX_LOSS, 1.5 s, fail).  15 to 60 s a run under
-# software emulation, about 30 minutes in all.
+# where such a hole fails, 20 cuts of each kind for tdat record (and 10
+# dumps) and 10 for trace-cmd record, with a table of the markers kept
+# and the loss windows (build-vm/powercut/summary.txt; tdat's over
+# POWERCUT_MAX_LOSS, 1.5 s, fail).  15 to 60 s a run under software
+# emulation, about 35 minutes in all.
 POWERCUT_RUNS ?= 10
 POWERCUT_MAX_LOSS ?= 1.5
 check-powercut: deps all
 	scripts/install-vm-deps || echo "check-powercut: cannot install the VM's packages"
 	$(MAKE) B=build-static LDFLAGS=-static build-static/tdat
-	VM_POWERCUT="tdat:panic tdat:power tdat:panic tdat:power trace-cmd:panic trace-cmd:power" \
+	VM_POWERCUT="tdat:panic tdat:power tdat:panic tdat:power tdat:dump trace-cmd:panic trace-cmd:power" \
 	  POWERCUT_RUNS=$(POWERCUT_RUNS) POWERCUT_MAX_LOSS=$(POWERCUT_MAX_LOSS) \
 	  tests/vm/powercut $(B) build-static || [ $$? = 77 ]
 
