@@ -326,7 +326,8 @@ static int recording(const struct args *a, const char *rec, const char *out,
 		     const struct convert_opts *o)
 {
 	struct tdat_error err;
-	int r = put_back(a, rec);
+	struct raw_source cut;
+	int r = put_back(a, rec), bad;
 
 	if (a->out)
 		out = a->out;
@@ -336,7 +337,11 @@ static int recording(const struct args *a, const char *rec, const char *out,
 			" there is no trace to write\n", rec);
 		return 1;
 	}
-	if (assemble_recording(rec, out, o, &err))
+	/* a machine that died: every CPU's file ends at one moment */
+	record_cut_source(rec, &cut);
+	bad = assemble_recording_from(rec, &cut, out, o, &err);
+	record_cut_free(&cut);
+	if (bad)
 		return failed(&err);
 	if (!a->quiet)
 		fprintf(stderr, "tdat restore: wrote %s from %s/ (which"

@@ -25,6 +25,13 @@
  * makes.)
  *
  * Files only ever grow by whole pages (a crash can cut the last one).
+ *
+ * Rounds (readers_round, for syncer.c): every reader is woken at once,
+ * takes what the kernel has, the page it is filling too, and tells how
+ * long its file is then: sizes of one moment for all CPUs, which the
+ * syncer puts on disk together, so that a dead machine's files can be
+ * cut at a common end (no CPU's last events missing while another's
+ * later ones are kept).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -59,6 +67,9 @@ struct stream {
 	uint64_t pos;		/* bytes in the file */
 	uint64_t written;	/* bytes moved in all, including dropped */
 	int limit_off;		/* -m cannot cut this file system's files */
+	int round_fd;		/* eventfd: a round is asked for */
+	uint64_t acked;		/* the last round done (under rs->mu) */
+	uint64_t acked_pos;	/* pos then */
 	pthread_t thread;
 	int started;
 	int failed;
@@ -74,6 +85,9 @@ struct readers {
 	int poll;		/* --poll: not woken by the kernel */
 	int rt_prio;		/* -r */
 	const struct tdat_file *layout;	/* the pages' header layout */
+	pthread_mutex_t mu;	/* round, each stream's acked */
+	pthread_cond_t acked;
+	uint64_t round;		/* the last round asked for */
 };
 
 /* -m: drop the oldest pages once the file is a quarter over the limit. */
@@ -247,10 +261,33 @@ static int move_pages(struct stream *s, int all)
 	return 0;
 }
 
+/* A round was asked for: take what the kernel has, then say so. */
+static int do_round(struct stream *s)
+{
+	struct readers *rs = s->rs;
+	uint64_t want, v;
+	int r;
+
+	if (read(s->round_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return tdat_errorf(&s->err, "round: %s", strerror(errno));
+	pthread_mutex_lock(&rs->mu);
+	want = rs->round;
+	pthread_mutex_unlock(&rs->mu);
+	r = move_pages(s, 0);
+	pthread_mutex_lock(&rs->mu);
+	if (!r) {
+		s->acked = want;
+		s->acked_pos = s->pos;
+	}
+	pthread_cond_broadcast(&rs->acked);
+	pthread_mutex_unlock(&rs->mu);
+	return r;
+}
+
 static void *reader_main(void *arg)
 {
 	struct stream *s = arg;
-	struct pollfd p[2];
+	struct pollfd p[3];
 	int r;
 
 	if (!s->rs->rt_prio)	/* best effort */
@@ -261,7 +298,9 @@ static void *reader_main(void *arg)
 		p[0].events = POLLIN;
 		p[1].fd = s->rs->stop[0];
 		p[1].events = POLLIN;
-		r = ppoll(p, 2, &s->rs->sleep, NULL);
+		p[2].fd = s->round_fd;
+		p[2].events = POLLIN;
+		r = ppoll(p, 3, &s->rs->sleep, NULL);
 		if (r < 0 && errno != EINTR) {
 			tdat_errorf(&s->err, "%s: poll: %s", s->raw_path,
 			     strerror(errno));
@@ -271,6 +310,11 @@ static void *reader_main(void *arg)
 			if (move_pages(s, 1))
 				break;
 			return NULL;
+		}
+		if (r > 0 && p[2].revents) {
+			if (do_round(s))
+				break;
+			continue;
 		}
 		if (move_pages(s, 0))
 			break;
@@ -293,6 +337,9 @@ static int open_stream(struct stream *s, struct tdat_error *err)
 	if (s->raw < 0)
 		return tdat_errorf(err, "%s: cannot open: %s", s->raw_path,
 			    strerror(errno));
+	s->round_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (s->round_fd < 0)
+		return tdat_errorf(err, "eventfd: %s", strerror(errno));
 	s->batch = malloc((size_t)BATCH_PAGES * sp->page_size);
 	if (!s->batch)
 		return tdat_errorf(err, "out of memory");
@@ -311,7 +358,9 @@ static void close_stream(struct stream *s)
 		close(s->raw);
 	if (s->out >= 0)
 		close(s->out);
-	s->raw = s->out = -1;
+	if (s->round_fd >= 0)
+		close(s->round_fd);
+	s->raw = s->out = s->round_fd = -1;
 	free(s->batch);
 	s->batch = NULL;
 }
@@ -353,8 +402,10 @@ struct readers *readers_start(const struct reader_spec *specs, int n,
 	for (i = 0; i < n; i++) {
 		r->s[i].rs = r;
 		r->s[i].spec = &specs[i];
-		r->s[i].raw = r->s[i].out = -1;
+		r->s[i].raw = r->s[i].out = r->s[i].round_fd = -1;
 	}
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->acked, NULL);
 	if (pipe2(r->stop, O_CLOEXEC)) {
 		tdat_errorf(err, "pipe: %s", strerror(errno));
 		goto fail;
@@ -404,6 +455,47 @@ int readers_stop(struct readers *r, struct tdat_error *err)
 	return bad ? -1 : 0;
 }
 
+/* 1 when every reader has done round (under r->mu). */
+static int all_acked(const struct readers *r, uint64_t round)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->s[i].acked != round)
+			return 0;
+	return 1;
+}
+
+int readers_round(struct readers *r, long timeout_ms, uint64_t *pos)
+{
+	const uint64_t one = 1;
+	struct timespec until;
+	uint64_t round;
+	int i, e = 0;
+
+	pthread_mutex_lock(&r->mu);
+	round = ++r->round;
+	pthread_mutex_unlock(&r->mu);
+	for (i = 0; i < r->n; i++)
+		if (write(r->s[i].round_fd, &one, sizeof(one)) < 0)
+			return 1;	/* a reader's end: no round */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += timeout_ms / 1000;
+	until.tv_nsec += timeout_ms % 1000 * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&r->mu);
+	while (!all_acked(r, round) && e != ETIMEDOUT)
+		e = pthread_cond_timedwait(&r->acked, &r->mu, &until);
+	e = !all_acked(r, round);
+	for (i = 0; !e && i < r->n; i++)
+		pos[i] = r->s[i].acked_pos;
+	pthread_mutex_unlock(&r->mu);
+	return e;
+}
+
 uint64_t readers_bytes(const struct readers *r, int i)
 {
 	return r->s[i].pos;
@@ -427,6 +519,8 @@ void readers_free(struct readers *r)
 		close(r->stop[0]);
 	if (r->stop[1] >= 0)
 		close(r->stop[1]);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->acked);
 	free(r->s);
 	free(r);
 }

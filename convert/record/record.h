@@ -35,6 +35,9 @@
  *                       twice; compressing kallsyms is not), so restore
  *                       OUT should take version and codec from this file
  *                       when it is there.
+ *   OUT.rec/synced      with --flush-interval: each file's size at the
+ *                       last round put on disk, in two slots with a CRC
+ *                       (convert/record/rounds.c has the format).
  *   OUT.rec/FILE        raw ring-buffer pages as read from
  *                       trace_pipe_raw, page after page; the last page
  *                       may be incomplete after a crash.  Note: the
@@ -53,6 +56,18 @@
 #define TDAT_RECORD_H
 
 #include "libfmt/tracedat.h"
+
+struct raw_source;	/* convert/restore/restore.h */
+
+/*
+ * A recording whose machine died (OUT.rec/synced names another boot):
+ * src reads each raw file up to its size at the last round the disk
+ * completed, so that every CPU's file ends at one moment; 1.  0 and
+ * src->open NULL when there is nothing to cut (the same boot: the page
+ * cache kept every byte; no round on disk).  record_cut_free after.
+ */
+int record_cut_source(const char *recdir, struct raw_source *src);
+void record_cut_free(struct raw_source *src);
 
 /* --flush-interval's default: a second. */
 #define REC_FLUSH_MS 1000

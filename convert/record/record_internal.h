@@ -16,7 +16,11 @@
  *   readers.c       one thread per CPU stream: trace_pipe_raw -> read ->
  *                   OUT.rec/FILE (readers_*)
  *   syncer.c        --flush-interval: those files put on disk as they
- *                   grow (syncer_*)
+ *                   grow, in rounds (syncer_*)
+ *   rounds.c        OUT.rec/synced: the files' sizes at the last round
+ *                   on disk (rounds_*)
+ *   rounds_cut.c    restore's cut of a dead machine's files there
+ *                   (record_cut_source)
  *   recdir.c        OUT.rec/: manifest, head.dat, removal (recdir_*)
  *
  * Errors are values as in libfmt: -1 and a struct tdat_error.
@@ -181,6 +185,10 @@ struct readers *readers_start(const struct reader_spec *specs, int n,
 /* Tracing is off: move everything left and join the threads.  Closes
  * every tracefs file.  -1 if any reader failed. */
 int readers_stop(struct readers *r, struct tdat_error *err);
+/* A round: every reader takes what the kernel has now (the page it is
+ * filling too) and pos[i] gets stream i's file size after it.  0, or 1
+ * when some reader did not answer within timeout_ms (pos not set). */
+int readers_round(struct readers *r, long timeout_ms, uint64_t *pos);
 /* Bytes written by stream i. */
 uint64_t readers_bytes(const struct readers *r, int i);
 void readers_free(struct readers *r);
@@ -191,14 +199,30 @@ int readers_limit_failed(const struct readers *r);
 /* ---- syncer.c: the readers' files put on disk as they grow ---- */
 
 struct syncer;
-/* Sync dir once, then every reader's file each interval_ms / 2 until
- * stopped.  A failed sync is kept and SIGUSR1 sent to the process. */
+/* Sync dir once, then each interval_ms / 2 until stopped a round: the
+ * readers of rd take what the kernel has (readers_round), every file
+ * that changed is synced, and the sizes of that moment go to
+ * dir/synced.  A failed sync is kept and SIGUSR1 sent to the process. */
 struct syncer *syncer_start(const char *dir, const struct reader_spec *specs,
-			    int n, long interval_ms, struct tdat_error *err);
+			    int n, struct readers *rd, long interval_ms,
+			    struct tdat_error *err);
 /* Join and free (s may be NULL).  *unsupported (if not NULL) is 1 when
  * the file system could not sync: the thread stopped at the first try.
  * -1 with the error when a sync failed. */
 int syncer_stop(struct syncer *s, int *unsupported, struct tdat_error *err);
+
+/* ---- rounds.c: OUT.rec/synced, the files' sizes at the last round ---- */
+
+/* Its slots begin at multiples of this. */
+#define REC_SLOT_ALIGN 4096
+struct rounds;
+/* Create dir/synced for the readers' files specs[0..n). */
+struct rounds *rounds_open(const char *dir, const struct reader_spec *specs,
+			   int n, struct tdat_error *err);
+/* Round round's sizes, in the slot it writes, put on disk. */
+int rounds_put(struct rounds *r, uint64_t round, const uint64_t *sizes,
+	       struct tdat_error *err);
+void rounds_close(struct rounds *r);
 
 /* ---- streams.c: the streams and manifest of OUT.rec/ ---- */
 

@@ -166,7 +166,7 @@ static int start_readers(struct rec_session *s, struct tdat_error *err)
 	if (!s->rd)
 		return -1;
 	if (o->flush_ms > 0)
-		s->sync = syncer_start(s->recdir, s->st.specs, s->st.n,
+		s->sync = syncer_start(s->recdir, s->st.specs, s->st.n, s->rd,
 				       o->flush_ms, err);
 	return o->flush_ms > 0 && !s->sync ? -1 : 0;
 }

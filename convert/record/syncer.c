@@ -13,6 +13,13 @@
  * A file whose size and modification time have not changed since its
  * last sync is left alone (an idle CPU's: ext4 would still flush the
  * disk's cache for it).
+ *
+ * Each tick is a round: the readers are asked to take what the kernel
+ * has at that moment (readers_round), the files are synced, and only
+ * then are the sizes of that moment written to OUT.rec/synced (rounds.c):
+ * after a power cut every file holds at least those bytes, and restore
+ * cuts them there, a common end for all CPUs.  A round a reader did not
+ * answer in time is synced but not written down.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,6 +45,12 @@ struct syncer {
 	int *fds;		/* the readers' files, opened again here */
 	struct synced *last;
 	const struct reader_spec *specs;
+	struct readers *rd;
+	struct rounds *rounds;	/* OUT.rec/synced */
+	uint64_t *sizes;	/* the readers' file sizes at this round */
+	uint64_t *put;		/* the sizes last written to synced */
+	uint64_t round;
+	long answer_ms;		/* how long readers may take to answer */
 	int stop[2];		/* written once: the thread ends */
 	struct timespec tick;	/* half the interval */
 	pthread_t thread;
@@ -67,7 +80,7 @@ static int changed(struct syncer *s, int i)
 /* One round over every file: 0, or -1 with the error kept. */
 static int sync_round(struct syncer *s)
 {
-	int i;
+	int i, asked = readers_round(s->rd, s->answer_ms, s->sizes) == 0;
 
 	for (i = 0; i < s->n; i++) {
 		if (!changed(s, i) || !fdatasync(s->fds[i]))
@@ -79,7 +92,10 @@ static int sync_round(struct syncer *s)
 		return tdat_errorf(&s->err, "%s: cannot put on disk: %s",
 				   s->specs[i].path, strerror(errno));
 	}
-	return 0;
+	if (!asked || !memcmp(s->put, s->sizes, (size_t)s->n * sizeof(*s->put)))
+		return 0;	/* no round, or nothing new since the last */
+	memcpy(s->put, s->sizes, (size_t)s->n * sizeof(*s->put));
+	return rounds_put(s->rounds, ++s->round, s->sizes, &s->err);
 }
 
 static void *syncer_main(void *arg)
@@ -137,28 +153,39 @@ static int open_files(struct syncer *s, struct tdat_error *err)
 }
 
 struct syncer *syncer_start(const char *dir, const struct reader_spec *specs,
-			    int n, long interval_ms, struct tdat_error *err)
+			    int n, struct readers *rd, long interval_ms,
+			    struct tdat_error *err)
 {
 	struct syncer *s = calloc(1, sizeof(*s));
 	long half = interval_ms / 2 > 0 ? interval_ms / 2 : 1;
+	size_t m = n ? (size_t)n : 1;
 	int i, e;
 
-	if (!s || !(s->fds = malloc((n ? (size_t)n : 1) * sizeof(int))) ||
-	    !(s->last = calloc(n ? (size_t)n : 1, sizeof(*s->last)))) {
-		if (s)
+	if (!s || !(s->fds = malloc(m * sizeof(int))) ||
+	    !(s->last = calloc(m, sizeof(*s->last))) ||
+	    !(s->sizes = calloc(m, sizeof(*s->sizes))) ||
+	    !(s->put = calloc(m, sizeof(*s->put)))) {
+		if (s) {
 			free(s->fds);
+			free(s->last);
+			free(s->sizes);
+		}
 		free(s);
 		tdat_errorf(err, "out of memory");
 		return NULL;
 	}
 	s->n = n;
 	s->specs = specs;
+	s->rd = rd;
+	s->answer_ms = half;
 	s->stop[0] = s->stop[1] = -1;
 	for (i = 0; i < n; i++)
 		s->fds[i] = -1;
 	s->tick.tv_sec = half / 1000;
 	s->tick.tv_nsec = half % 1000 * 1000000;
-	if (sync_dir(dir, err) || open_files(s, err))
+	/* synced is made before the directory's one sync: its name too */
+	if (!(s->rounds = rounds_open(dir, specs, n, err)) ||
+	    sync_dir(dir, err) || open_files(s, err))
 		goto fail;
 	if (pipe2(s->stop, O_CLOEXEC)) {
 		tdat_errorf(err, "pipe: %s", strerror(errno));
@@ -203,8 +230,11 @@ int syncer_stop(struct syncer *s, int *unsupported, struct tdat_error *err)
 		close(s->stop[0]);
 	if (s->stop[1] >= 0)
 		close(s->stop[1]);
+	rounds_close(s->rounds);
 	free(s->fds);
 	free(s->last);
+	free(s->sizes);
+	free(s->put);
 	free(s);
 	return r;
 }
