@@ -227,6 +227,20 @@ trace-cmd report -i good.dat >good.txt
 trace-cmd report -i stale.dat >stale.txt
 assert_same good.txt stale.txt
 
+step "--vmcore DUMP: only with a recording; a dump not read: one line, nothing written"
+printf 'no dump' >nodump
+for d in nosuch.dump nodump; do
+	expect_exit 1 "$TDAT" restore --vmcore $d -o v.dat good.rec
+	assert_lines 1 "$ERR"
+	assert_grep "^tdat restore: $d: " "$ERR"
+	assert_file_absent v.dat
+done
+expect_exit 2 "$TDAT" restore --vmcore nodump -i good.rec/head.dat -o v.dat good.rec/top.cpu0 good.rec/top.cpu1
+assert_grep 'goes with one recording' "$ERR"
+expect_exit 2 "$TDAT" restore --vmcore nodump -o v.dat "$FIX/v6-sched-irq.dat"
+assert_grep 'goes with a recording' "$ERR"
+assert_file_absent v.dat
+
 step "bad manifests and missing inputs: one line, exit 1 or 2, nothing written"
 mkdir m.rec
 cp bad.rec/head.dat m.rec/

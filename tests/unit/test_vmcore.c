@@ -5,7 +5,9 @@
  * two-byte lengths; absolute addresses, offsets from a base, per-CPU
  * negatives, place-relative) decoded to their names and addresses, and
  * refused when they lie; bitfields of either byte order; makedumpfile's
- * flattened form rearranged, and refused when cut or absurd.
+ * flattened form rearranged, and refused when cut or absurd; a page
+ * cache's xarray walked (pages, shadows, large folios), and refused
+ * when damaged.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -354,6 +356,151 @@ static void test_elf_xnum(void)
 	close(fd);
 }
 
+/* ---- the page cache's xarray (cachepages.c) ---- */
+
+#define VMEMMAP (BASE + 4096)
+#define DIRECT 0xffff888000000000ull
+#define MAPPING 0xffff888012345000ull
+#define NODE(at) ((BASE + (at)) | 2)	/* an xarray entry naming a node */
+#define FOLIO(k) (VMEMMAP + (k) * 64)
+
+struct got {
+	uint64_t index[16], data[16];
+	int n;
+};
+
+static int got_page(void *ctx, uint64_t index, uint64_t data,
+		    struct tdat_error *err)
+{
+	struct got *g = ctx;
+
+	(void)err;
+	if (g->n < 16) {
+		g->index[g->n] = index;
+		g->data[g->n] = data;
+	}
+	g->n++;
+	return 0;
+}
+
+/* A node at byte at of the fake memory: its shift and slots. */
+static void xa_node_at(struct fake *f, uint32_t at, uint8_t shift)
+{
+	f->mem[at] = shift;
+}
+
+static void xa_slot(struct fake *f, uint32_t node, int i, uint64_t e)
+{
+	tdat_store64(0, f->mem + node + 16 + i * 8, e);
+}
+
+/* struct page k of the fake vmemmap, belonging to mapping. */
+static void folio(struct fake *f, int k, uint64_t mapping)
+{
+	tdat_store64(0, f->mem + 4096 + k * 64 + 24, mapping);
+}
+
+static void cache_of(struct fake *f, struct kernel *k, struct kcache *c)
+{
+	memset(k, 0, sizeof(*k));
+	fake_mem(f, &k->mem, 0);
+	memset(c, 0, sizeof(*c));
+	c->k = k;
+	c->xa_shift = (struct kfield){ 0, 1, 0, 0 };
+	c->xa_slots = (struct kfield){ 16, 512, 0, 0 };
+	c->pg_mapping = (struct kfield){ 24, 8, 0, 0 };
+	c->page_struct = 64;
+	c->nslots = 64;
+	c->vmemmap = VMEMMAP;
+	c->direct = DIRECT;
+}
+
+/* Two levels: a page, a shadow, a hole, an order-2 folio (a canonical
+ * slot and three siblings), a retry entry; a second leaf past i_size
+ * but for its first two indexes. */
+static void fake_xarray(struct fake *f)
+{
+	int k;
+
+	memset(f, 0, sizeof(*f));
+	xa_node_at(f, 0, 6);
+	xa_slot(f, 0, 0, NODE(1024));
+	xa_slot(f, 0, 1, NODE(2048));
+	xa_node_at(f, 1024, 0);
+	xa_slot(f, 1024, 0, FOLIO(3));
+	xa_slot(f, 1024, 1, 0x1234 << 1 | 1);	/* a shadow: no page */
+	xa_slot(f, 1024, 4, FOLIO(8));
+	for (k = 5; k < 8; k++)
+		xa_slot(f, 1024, k, 4 << 2 | 2);	/* siblings of slot 4 */
+	xa_slot(f, 1024, 8, 0x402);		/* retry */
+	xa_node_at(f, 2048, 0);
+	for (k = 0; k < 64; k++)
+		xa_slot(f, 2048, k, FOLIO(16 + k % 8));
+	for (k = 0; k < 24; k++)
+		folio(f, k, MAPPING);
+}
+
+static void test_cache_pages(void)
+{
+	static const uint64_t index[] = { 0, 4, 5, 6, 7, 64, 65 };
+	static const uint64_t pfn[] = { 3, 8, 9, 10, 11, 16, 17 };
+	struct kcache_file file = { 1, 66 * 4096 - 100, MAPPING, NODE(0) };
+	struct tdat_error err;
+	struct kernel k;
+	struct kcache c;
+	struct fake f;
+	struct got g = { { 0 }, { 0 }, 0 };
+	int i;
+
+	fake_xarray(&f);
+	cache_of(&f, &k, &c);
+	CU_ASSERT_EQUAL_FATAL(kcache_pages(&c, &file, got_page, &g, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(g.n, 7);
+	for (i = 0; i < 7; i++) {
+		CU_ASSERT_EQUAL(g.index[i], index[i]);
+		CU_ASSERT_EQUAL(g.data[i], DIRECT + pfn[i] * 4096);
+	}
+	/* a lone entry at the head: index 0 */
+	memset(&g, 0, sizeof(g));
+	file.xa_head = FOLIO(5);
+	CU_ASSERT_EQUAL(kcache_pages(&c, &file, got_page, &g, &err), 0);
+	CU_ASSERT_EQUAL(g.n, 1);
+	CU_ASSERT_EQUAL(g.data[0], DIRECT + 5 * 4096);
+}
+
+/* A damaged xarray or page is refused, naming the address. */
+static void test_cache_refused(void)
+{
+	struct kcache_file file = { 1, 66 * 4096, MAPPING, NODE(0) };
+	struct tdat_error err;
+	struct kernel k;
+	struct kcache c;
+	struct fake f;
+	struct got g = { { 0 }, { 0 }, 0 };
+
+	fake_xarray(&f);
+	cache_of(&f, &k, &c);
+	folio(&f, 8, MAPPING + 4096);	/* another file's page */
+	CU_ASSERT_EQUAL(kcache_pages(&c, &file, got_page, &g, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "not the file's"));
+	fake_xarray(&f);
+	xa_slot(&f, 0, 0, NODE(0));	/* the root below itself */
+	CU_ASSERT_EQUAL(kcache_pages(&c, &file, got_page, &g, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "xa_node: shift 6"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "fake.dump: kernel address"));
+	fake_xarray(&f);
+	xa_node_at(&f, 0, 70);
+	CU_ASSERT_EQUAL(kcache_pages(&c, &file, got_page, &g, &err), -1);
+	fake_xarray(&f);
+	xa_slot(&f, 1024, 0, BASE + 8);	/* no struct page */
+	CU_ASSERT_EQUAL(kcache_pages(&c, &file, got_page, &g, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no struct page"));
+	fake_xarray(&f);
+	xa_slot(&f, 0, 1, NODE(0x10000));	/* past the fake memory */
+	CU_ASSERT_EQUAL(kcache_pages(&c, &file, got_page, &g, &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "not in the dump"));
+}
+
 void suite_vmcore(void)
 {
 	CU_pSuite s = CU_add_suite("vmcore", NULL, NULL);
@@ -366,4 +513,6 @@ void suite_vmcore(void)
 	CU_add_test(s, "bitfields", test_bitfields);
 	CU_add_test(s, "flattened dumps", test_flattened);
 	CU_add_test(s, "ELF program headers past 65535", test_elf_xnum);
+	CU_add_test(s, "the page cache's xarray", test_cache_pages);
+	CU_add_test(s, "a damaged page cache", test_cache_refused);
 }
