@@ -176,13 +176,22 @@ static int names(const char *path, char *dir, char *name, size_t cap,
 	return 0;
 }
 
-/* The disk's file alone: the dump has none of that name. */
-static int disk_only(const char *path, const char *dump, uint64_t *size,
-		     char *note, size_t cap, struct tdat_error *err)
+/* The disk's file alone: the dump has none of that name (neither has
+ * the disk: an empty file, the CPU without data). */
+static int disk_only(const struct vmcore_cache *vc, const char *path,
+		     uint64_t *size, char *note, size_t cap,
+		     struct tdat_error *err)
 {
 	struct stat st;
-	int fd = tdat_open_regular(path, err);
+	int fd;
 
+	if (access(path, F_OK) && errno == ENOENT) {
+		*size = 0;
+		snprintf(note, cap, "neither on the disk nor in %s's page"
+			 " cache", vc->k.mem.path);
+		return scratch(vc, err);
+	}
+	fd = tdat_open_regular(path, err);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st)) {
@@ -191,7 +200,7 @@ static int disk_only(const char *path, const char *dump, uint64_t *size,
 	}
 	*size = (uint64_t)st.st_size;
 	snprintf(note, cap, "not in %s's page cache: the disk's %llu bytes",
-		 dump, (unsigned long long)*size);
+		 vc->k.mem.path, (unsigned long long)*size);
 	return fd;
 }
 
@@ -209,8 +218,7 @@ static int cache_open(void *ctx, const char *path, uint64_t *size,
 		return -1;
 	r = kcache_find(&vc->c, dir, name, &kf, err);
 	if (r <= 0)
-		return r < 0 ? -1 : disk_only(path, vc->k.mem.path, size,
-					      note, cap, err);
+		return r < 0 ? -1 : disk_only(vc, path, size, note, cap, err);
 	if (kf.size > FILE_MAX)
 		return kmem_fail(&vc->k.mem, kf.inode, err, "%s/%s: i_size"
 				 " %llu", dir, name,
