@@ -39,6 +39,7 @@ struct fill {
 	uint8_t *have;		/* a bit per page: from the cache */
 	uint8_t *page, *ondisk;
 	uint64_t cached, notdisk;
+	uint64_t filtered;	/* cached pages the dump's filter left out */
 };
 
 static int open_kernel(struct vmcore_cache *vc, const char *dump,
@@ -95,6 +96,20 @@ static size_t disk_read(const struct fill *f, uint8_t *buf, size_t n,
 	return got;
 }
 
+/* 1 when the dump's filter left the page at data out (makedumpfile's
+ * dump levels with 2 or 4, kdump-tools' 31 among them, drop the page
+ * cache). */
+static int left_out(struct kmem *m, uint64_t data)
+{
+	uint8_t b;
+	const char *why;
+
+	if (!m->src.read(m->src.ctx, data, &b, 1))
+		return 0;
+	why = m->src.why ? m->src.why(m->src.ctx) : NULL;
+	return why && strstr(why, "Excluded");	/* libkdumpfile's words */
+}
+
 /* A page of the cache (kcache_page_fn): into the file, compared with
  * the disk's. */
 static int cached_page(void *ctx, uint64_t index, uint64_t data,
@@ -106,6 +121,10 @@ static int cached_page(void *ctx, uint64_t index, uint64_t data,
 	size_t n = f->size - off < m->page_size ? (size_t)(f->size - off)
 						 : m->page_size;
 
+	if (left_out(m, data)) {
+		f->filtered++;	/* the disk's bytes, then */
+		return 0;
+	}
 	if (kmem_read(m, data, f->page, n, "a page of the page cache", err))
 		return -1;
 	if (put(f, f->page, n, off))
@@ -208,7 +227,7 @@ static int cache_open(void *ctx, const char *path, uint64_t *size,
 		      char *note, size_t cap, struct tdat_error *err)
 {
 	struct vmcore_cache *vc = ctx;
-	struct fill f = { vc, path, -1, -1, 0, NULL, NULL, NULL, 0, 0 };
+	struct fill f = { vc, path, -1, -1, 0, NULL, NULL, NULL, 0, 0, 0 };
 	struct kcache_file kf;
 	char dir[NAME_MAX + 1], name[NAME_MAX + 1];
 	uint64_t ps = vc->k.mem.page_size, all;
@@ -231,6 +250,11 @@ static int cache_open(void *ctx, const char *path, uint64_t *size,
 	snprintf(note, cap, "%llu of %llu pages from the crashed kernel's"
 		 " page cache (%llu not on disk)", (unsigned long long)f.cached,
 		 (unsigned long long)all, (unsigned long long)f.notdisk);
+	if (f.filtered)
+		snprintf(note + strlen(note), cap - strlen(note), "; %llu more"
+			 " it held the dump's filter left out (makedumpfile -d"
+			 " without 2 and 4 keeps them)",
+			 (unsigned long long)f.filtered);
 	free(f.have);
 	free(f.page);
 	free(f.ondisk);
