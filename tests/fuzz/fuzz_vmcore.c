@@ -2,7 +2,8 @@
 /*
  * fuzz_vmcore.c - libFuzzer target for the vmcore engine's readers of
  * kernel structures (`make fuzz`): convert/vmcore/kallsyms.c, arrays.c,
- * ringbuf.c, formats.c, texts.c, over kernel memory the input makes up.
+ * ringbuf.c, formats.c, texts.c, cachepages.c, over kernel memory the
+ * input makes up.
  *
  * Input: a mode byte, then the memory M, mapped at BASE (every other
  * address fails to read, as a page a dump does not hold); with mode bit
@@ -17,10 +18,14 @@
  *     kernel (/sys/kernel/btf/vmlinux, or TDAT_FUZZ_BTF; without one the
  *     mode does nothing) and symbols at the places the first 64 bytes of
  *     M give (u32 offsets, in the order of SYMBOLS below): trace arrays,
- *     each buffer's ring on up to 4 CPUs, every format, the texts.
+ *     each buffer's ring on up to 4 CPUs, every format, the texts; and,
+ *     with or without those types, a page cache's xarray whose root
+ *     entry, i_size and mapping are M's u64s at 64, 72 and 80 (struct
+ *     pages of 64 bytes from BASE, xa_node's shift at 0, slots at 16).
  * Reads are bounded to 4 MiB an input, so that looping lists end by the
  * budget as a corrupt dump's do.  Besides sanitizer reports, the target
- * traps when a page comes out with its commit beyond it.
+ * traps when a page comes out with its commit beyond it, or a cached
+ * page past i_size.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -180,6 +185,42 @@ static void structures(struct kernel *k)
 	karrays_free(&a);
 }
 
+static int page_cached(void *ctx, uint64_t index, uint64_t data,
+		       struct tdat_error *err)
+{
+	const uint64_t *npages = ctx;
+
+	CHECK(index < *npages);
+	return 0;
+}
+
+/* The page cache's xarray walk, the layout fixed (cachepages.c needs no
+ * BTF once struct kcache is filled). */
+static void page_cache(struct kernel *k, const struct mem *m)
+{
+	struct kcache_file f = { 1, 0, 0, 0 };
+	struct tdat_error err;
+	struct kcache c;
+	uint64_t npages;
+
+	if (m->n < 88)
+		return;
+	memset(&c, 0, sizeof(c));
+	c.k = k;
+	c.xa_shift = (struct kfield){ 0, 1, 0, 0 };
+	c.xa_slots = (struct kfield){ 16, 512, 0, 0 };
+	c.pg_mapping = (struct kfield){ 24, 8, 0, 0 };
+	c.page_struct = 64;
+	c.nslots = 64;
+	c.vmemmap = BASE;
+	c.direct = 0xffff888000000000ull;
+	f.xa_head = tdat_load64(0, m->p + 64);
+	f.size = tdat_load64(0, m->p + 72) & ((1ull << 32) - 1);
+	f.mapping = tdat_load64(0, m->p + 80);
+	npages = (f.size + 4095) / 4096;
+	kcache_pages(&c, &f, page_cached, &npages, &err);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mem m = { data + 1, size ? size - 1 : 0, 0 };
@@ -200,9 +241,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!(data[0] & 1)) {
 		if (!ksymtab_load(&k.mem, &k.syms, &err))
 			CHECK(k.syms.n > 0);
-	} else if (host_btf && !fake_symbols(&m, &k.syms)) {
-		k.btf = host_btf;
-		structures(&k);
+	} else {
+		page_cache(&k, &m);
+		if (host_btf && !fake_symbols(&m, &k.syms)) {
+			k.btf = host_btf;
+			structures(&k);
+		}
 	}
 	ksymtab_free(&k.syms);
 	return 0;
