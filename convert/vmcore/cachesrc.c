@@ -23,11 +23,21 @@
 /* A recording's file larger than this in the cache is a damaged inode. */
 #define FILE_MAX (1ull << 40)
 
+/* A file of the directory walked; other: a second inode of that name. */
+struct cached {
+	char *name;
+	struct kcache_file f;
+	uint64_t other;
+};
+
 struct vmcore_cache {
 	struct kernel k;
 	struct dumpfile *dump;
 	struct kcache c;
 	char *tmpdir;
+	char *dir;		/* the directory's name walked, or NULL */
+	struct cached *files;	/* its files in the dump */
+	size_t nfiles;
 };
 
 /* One file being filled. */
@@ -158,6 +168,83 @@ static int disk_pages(struct fill *f, uint64_t npages, struct tdat_error *err)
 	return 0;
 }
 
+static void forget(struct vmcore_cache *vc)
+{
+	size_t i;
+
+	for (i = 0; i < vc->nfiles; i++)
+		free(vc->files[i].name);
+	free(vc->files);
+	free(vc->dir);
+	vc->files = NULL;
+	vc->nfiles = 0;
+	vc->dir = NULL;
+}
+
+/* kcache_file_fn: a file of the directory, kept once per name. */
+static int add_file(void *ctx, const char *name, const struct kcache_file *f,
+		    struct tdat_error *err)
+{
+	struct vmcore_cache *vc = ctx;
+	struct cached *v;
+	size_t i;
+
+	for (i = 0; i < vc->nfiles; i++)
+		if (!strcmp(vc->files[i].name, name)) {
+			if (vc->files[i].f.inode != f->inode)
+				vc->files[i].other = f->inode;
+			return 0;
+		}
+	v = realloc(vc->files, (vc->nfiles + 1) * sizeof(*v));
+	if (!v)
+		return tdat_errorf(err, "out of memory");
+	vc->files = v;
+	v += vc->nfiles;
+	v->name = strdup(name);
+	v->f = *f;
+	v->other = 0;
+	if (!v->name)
+		return tdat_errorf(err, "out of memory");
+	vc->nfiles++;
+	return 0;
+}
+
+/* dir/name in the dump (one walk per directory name): 1 into kf, 0
+ * none, -1 with err (also when two files have that path). */
+static int lookup(struct vmcore_cache *vc, const char *dir, const char *name,
+		  struct kcache_file *kf, struct tdat_error *err)
+{
+	size_t i;
+
+	if (!vc->dir || strcmp(vc->dir, dir)) {
+		forget(vc);
+		vc->dir = strdup(dir);
+		if (!vc->dir)
+			return tdat_errorf(err, "out of memory");
+		if (kcache_dir(&vc->c, dir, add_file, vc, err)) {
+			forget(vc);
+			return -1;
+		}
+	}
+	for (i = 0; i < vc->nfiles; i++) {
+		const struct cached *f = &vc->files[i];
+
+		if (strcmp(f->name, name))
+			continue;
+		if (f->other)
+			return kmem_fail(&vc->k.mem, f->other, err, "two files"
+					 " named %s/%s in the crashed kernel's"
+					 " memory (inodes 0x%llx and 0x%llx):"
+					 " which one is meant is not known",
+					 dir, name,
+					 (unsigned long long)f->f.inode,
+					 (unsigned long long)f->other);
+		*kf = f->f;
+		return 1;
+	}
+	return 0;
+}
+
 /* f->tmp filled from the cached file kf: 0, or -1 with err. */
 static int fill(struct fill *f, const struct kcache_file *kf,
 		struct tdat_error *err)
@@ -235,7 +322,7 @@ static int cache_open(void *ctx, const char *path, uint64_t *size,
 
 	if (names(path, dir, name, sizeof(name), err))
 		return -1;
-	r = kcache_find(&vc->c, dir, name, &kf, err);
+	r = lookup(vc, dir, name, &kf, err);
 	if (r <= 0)
 		return r < 0 ? -1 : disk_only(vc, path, size, note, cap, err);
 	if (kf.size > FILE_MAX)
@@ -292,6 +379,7 @@ void vmcore_cache_close(struct vmcore_cache *vc)
 {
 	if (!vc)
 		return;
+	forget(vc);
 	kbtf_free(vc->k.btf);
 	ksymtab_free(&vc->k.syms);
 	dumpfile_close(vc->dump);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pagecache.c - a regular file of the crashed kernel, found by the last
- * two components of its path: every super block of a file system on a
- * block device (or tmpfs), every inode of it, each inode's dentries and
- * their parents' names.  The pages are read by cachepages.c.
+ * pagecache.c - the regular files of the crashed kernel in directories
+ * of a given name: every super block of a file system on a block device
+ * (or tmpfs), every inode of it, each inode's dentries and their
+ * parents' names.  One walk finds every file of a recording's
+ * directory; the pages are read by cachepages.c.
  */
 #include <string.h>
 #include "convert/vmcore/vmcore_internal.h"
@@ -115,11 +116,35 @@ static int dname(struct kcache *c, uint64_t d, char *buf, size_t cap,
 			   err) ? -1 : 0;
 }
 
-/* 1 when one of inode's dentries is dir/name, 0 when none, -1. */
-static int named(struct kcache *c, uint64_t inode, const char *dir,
-		 const char *name, struct tdat_error *err)
+/* What an inode's page cache is reached by, into f. */
+static int file_of(struct kcache *c, uint64_t inode, struct kcache_file *f,
+		   struct tdat_error *err)
 {
 	struct kmem *m = &c->k->mem;
+
+	f->inode = inode;
+	if (kmem_field(m, inode, &c->i_size, &f->size, "inode.i_size", err) ||
+	    kmem_ptr(m, inode + c->i_mapping.off, &f->mapping,
+		     "inode.i_mapping", err))
+		return -1;
+	if (!f->mapping)
+		return kmem_fail(m, inode, err, "inode.i_mapping: NULL");
+	return kmem_ptr(m, f->mapping + c->xa_head.off, &f->xa_head,
+			"address_space.i_pages", err);
+}
+
+struct dirwalk {
+	const char *dir;
+	kcache_file_fn fn;
+	void *ctx;
+};
+
+/* Each of inode's dentries whose parent is named w->dir: fn. */
+static int aliases(struct kcache *c, uint64_t inode, const struct dirwalk *w,
+		   struct tdat_error *err)
+{
+	struct kmem *m = &c->k->mem;
+	struct kcache_file f = { 0, 0, 0, 0 };
 	uint64_t node, parent;
 	char s[256];
 	int i;
@@ -133,15 +158,15 @@ static int named(struct kcache *c, uint64_t inode, const char *dir,
 			return kmem_fail(m, inode, err, "inode.i_dentry: more"
 					 " than %d dentries (a loop?)",
 					 ALIASES_MAX);
-		if (dname(c, d, s, sizeof(s), err))
+		if (kmem_ptr(m, d + c->d_parent.off, &parent,
+			     "dentry.d_parent", err) ||
+		    dname(c, parent, s, sizeof(s), err))
 			return -1;
-		if (!strcmp(s, name)) {
-			if (kmem_ptr(m, d + c->d_parent.off, &parent,
-				     "dentry.d_parent", err) ||
-			    dname(c, parent, s, sizeof(s), err))
+		if (parent != d && !strcmp(s, w->dir)) {
+			if ((!f.inode && file_of(c, inode, &f, err)) ||
+			    dname(c, d, s, sizeof(s), err) ||
+			    w->fn(w->ctx, s, &f, err))
 				return -1;
-			if (parent != d && !strcmp(s, dir))
-				return 1;
 		}
 		if (kmem_ptr(m, node, &node, "dentry.d_alias", err))
 			return -1;
@@ -149,41 +174,13 @@ static int named(struct kcache *c, uint64_t inode, const char *dir,
 	return 0;
 }
 
-/* A match at inode into f; a second one is an error. */
-static int found(struct kcache *c, uint64_t inode, struct kcache_file *f,
-		 const char *dir, const char *name, struct tdat_error *err)
-{
-	struct kmem *m = &c->k->mem;
-	uint64_t mapping;
-
-	if (f->inode)
-		return kmem_fail(m, inode, err, "two files named %s/%s in the"
-				 " crashed kernel's memory (inodes 0x%llx and"
-				 " 0x%llx): which one is meant is not known",
-				 dir, name, (unsigned long long)f->inode,
-				 (unsigned long long)inode);
-	f->inode = inode;
-	if (kmem_field(m, inode, &c->i_size, &f->size, "inode.i_size", err) ||
-	    kmem_ptr(m, inode + c->i_mapping.off, &mapping, "inode.i_mapping",
-		     err))
-		return -1;
-	f->mapping = mapping;
-	if (!mapping)
-		return kmem_fail(m, inode, err, "%s/%s: no i_mapping", dir,
-				 name);
-	return kmem_ptr(m, mapping + c->xa_head.off, &f->xa_head,
-			"address_space.i_pages", err);
-}
-
-/* Every regular file of the super block sb, matched against dir/name. */
-static int sb_inodes(struct kcache *c, uint64_t sb, const char *dir,
-		     const char *name, struct kcache_file *f,
+/* Every regular file of the super block sb, in a directory w->dir. */
+static int sb_inodes(struct kcache *c, uint64_t sb, const struct dirwalk *w,
 		     struct tdat_error *err)
 {
 	struct kmem *m = &c->k->mem;
 	uint64_t head = sb + c->s_inodes.off, node, mode;
 	uint32_t i;
-	int r;
 
 	if (kmem_ptr(m, head, &node, "super_block.s_inodes", err))
 		return -1;
@@ -197,11 +194,8 @@ static int sb_inodes(struct kcache *c, uint64_t sb, const char *dir,
 		if (kmem_field(m, inode, &c->i_mode, &mode, "inode.i_mode",
 			       err))
 			return -1;
-		if ((mode & S_IFMT_) == S_IFREG_) {
-			r = named(c, inode, dir, name, err);
-			if (r < 0 || (r && found(c, inode, f, dir, name, err)))
-				return -1;
-		}
+		if ((mode & S_IFMT_) == S_IFREG_ && aliases(c, inode, w, err))
+			return -1;
 		if (kmem_ptr(m, node, &node, "inode.i_sb_list", err))
 			return -1;
 	}
@@ -234,14 +228,14 @@ static int wanted(struct kcache *c, uint64_t sb, struct tdat_error *err)
 	return !strcmp(s, "tmpfs");
 }
 
-int kcache_find(struct kcache *c, const char *dir, const char *name,
-		struct kcache_file *f, struct tdat_error *err)
+int kcache_dir(struct kcache *c, const char *dir, kcache_file_fn fn,
+	       void *ctx, struct tdat_error *err)
 {
 	struct kmem *m = &c->k->mem;
+	struct dirwalk w = { dir, fn, ctx };
 	uint64_t head, node;
 	int i, r;
 
-	memset(f, 0, sizeof(*f));
 	if (ksymtab_need(&c->k->syms, m, "super_blocks", &head, err) ||
 	    kmem_ptr(m, head, &node, "super_blocks", err))
 		return -1;
@@ -253,10 +247,10 @@ int kcache_find(struct kcache *c, const char *dir, const char *name,
 					 node ? "more than 4096 (a loop?)"
 					      : "a NULL link");
 		r = wanted(c, sb, err);
-		if (r < 0 || (r && sb_inodes(c, sb, dir, name, f, err)))
+		if (r < 0 || (r && sb_inodes(c, sb, &w, err)))
 			return -1;
 		if (kmem_ptr(m, node, &node, "super_block.s_list", err))
 			return -1;
 	}
-	return f->inode ? 1 : 0;
+	return 0;
 }

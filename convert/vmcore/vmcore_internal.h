@@ -17,8 +17,8 @@
  *                cmdlines, clocks, module symbols
  *   meta.c       the trace.dat's metadata made of all that
  *   run.c        vmcore_run
- *   pagecache.c  a regular file, found by its name in the kernel's
- *                super blocks, inodes and dentries
+ *   pagecache.c  the regular files of a directory, found by its name
+ *                in the kernel's super blocks, inodes and dentries
  *   cachepages.c the pages the page cache held of it (x86_64)
  *   cachesrc.c   restore's raw_source: a recording's files as the
  *                crashed kernel's page cache held them
@@ -290,10 +290,13 @@ struct kcache_file {
 int kmem_field(struct kmem *m, uint64_t base, const struct kfield *f,
 	       uint64_t *v, const char *what, struct tdat_error *err);
 int kcache_init(struct kernel *k, struct kcache *c, struct tdat_error *err);
-/* The file whose path ends in dir/name: 1 found (f), 0 none, -1 with
- * err (also when two match). */
-int kcache_find(struct kcache *c, const char *dir, const char *name,
-		struct kcache_file *f, struct tdat_error *err);
+/* Every regular file in a directory named dir: fn(ctx, its name, f),
+ * once per link (one in two directories of that name: twice). */
+typedef int (*kcache_file_fn)(void *ctx, const char *name,
+			      const struct kcache_file *f,
+			      struct tdat_error *err);
+int kcache_dir(struct kcache *c, const char *dir, kcache_file_fn fn,
+	       void *ctx, struct tdat_error *err);
 /* Each page the cache held of f below its i_size, in index order:
  * fn(ctx, index, the kernel address of its bytes). */
 typedef int (*kcache_page_fn)(void *ctx, uint64_t index, uint64_t data,
