@@ -265,20 +265,25 @@ static int fill(struct fill *f, const struct kcache_file *kf,
 	return r || disk_pages(f, npages, err) ? -1 : 0;
 }
 
-/* The last two components of path, the directory's made absolute:
- * 0, or -1 with err. */
-static int names(const char *path, char *dir, char *name, size_t cap,
-		 struct tdat_error *err)
+/* The last two components of path: the directory's as given (a link's
+ * name) into dir, resolved (what it links to; "." and ".." named) into
+ * real, the file's into name.  0, or -1 with err. */
+static int names(const char *path, char *dir, char *real, char *name,
+		 size_t cap, struct tdat_error *err)
 {
-	char a[PATH_MAX], b[PATH_MAX], real[PATH_MAX];
+	char a[PATH_MAX], b[PATH_MAX], r[PATH_MAX];
 
 	snprintf(a, sizeof(a), "%s", path);
-	snprintf(b, sizeof(b), "%s", path);
 	snprintf(name, cap, "%s", basename(a));
-	if (!realpath(dirname(b), real))
+	snprintf(a, sizeof(a), "%s", path);
+	snprintf(dir, cap, "%s", basename(dirname(a)));
+	snprintf(b, sizeof(b), "%s", path);
+	if (!realpath(dirname(b), r))
 		return tdat_fail_nooff(err, path, "cannot resolve its"
 				       " directory: %s", strerror(errno));
-	snprintf(dir, cap, "%s", basename(real));
+	snprintf(real, cap, "%s", basename(r));
+	if (!strcmp(dir, ".") || !strcmp(dir, "..") || !strcmp(dir, "/"))
+		snprintf(dir, cap, "%s", real);
 	return 0;
 }
 
@@ -316,13 +321,15 @@ static int cache_open(void *ctx, const char *path, uint64_t *size,
 	struct vmcore_cache *vc = ctx;
 	struct fill f = { vc, path, -1, -1, 0, NULL, NULL, NULL, 0, 0, 0 };
 	struct kcache_file kf;
-	char dir[NAME_MAX + 1], name[NAME_MAX + 1];
+	char dir[NAME_MAX + 1], real[NAME_MAX + 1], name[NAME_MAX + 1];
 	uint64_t ps = vc->k.mem.page_size, all;
 	int r;
 
-	if (names(path, dir, name, sizeof(name), err))
+	if (names(path, dir, real, name, sizeof(name), err))
 		return -1;
 	r = lookup(vc, dir, name, &kf, err);
+	if (!r && strcmp(dir, real))
+		r = lookup(vc, real, name, &kf, err);
 	if (r <= 0)
 		return r < 0 ? -1 : disk_only(vc, path, size, note, cap, err);
 	if (kf.size > FILE_MAX)
