@@ -355,7 +355,7 @@ static int recording(const struct args *a, const char *rec, const char *out,
 static int from_dump(const struct args *a, const char *rec, const char *out,
 		     const struct convert_opts *o)
 {
-	struct raw_source src = { NULL, NULL };
+	struct raw_source src = { NULL, NULL, 0 };
 	struct vmcore_cache *vc;
 	struct tdat_error err;
 	char dir[4200], *slash;

@@ -156,6 +156,7 @@ int record_cut_source(const char *recdir, struct raw_source *src)
 
 	src->open = NULL;
 	src->ctx = NULL;
+	src->sees_missing = 0;
 	n = c ? read_synced(recdir, &text) : -1;
 	if (n > 0 && !newest_slot(c, text, (size_t)n, boot) &&
 	    !rec_boot_id(now, sizeof(now)) && strcmp(boot, now) &&

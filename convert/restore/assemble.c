@@ -303,7 +303,8 @@ static int put_stream(struct asm_meta *a, struct tdat_writer *w,
 	    pf_init(&pf, a->m, ids, w, o, b->page_size, path, b->name,
 		    b->cpus[idx].cpu, err))
 		return -1;
-	if (a->missing_ok && access(path, F_OK)) {
+	if (a->missing_ok && !(a->src && a->src->sees_missing) &&
+	    access(path, F_OK)) {
 		restore_say(o, "%s: missing: buffer \"%s\" CPU %d has no"
 			    " data", path, b->name, b->cpus[idx].cpu);
 		r = 0;

@@ -30,6 +30,10 @@ struct raw_source {
 	int (*open)(void *ctx, const char *path, uint64_t *size, char *note,
 		    size_t cap, struct tdat_error *err);
 	void *ctx;
+	/* 1: open is asked for files the disk lacks too (a crashed
+	 * kernel's page cache may hold a file whose name never reached
+	 * the disk); 0: such a file is an empty CPU, said so */
+	int sees_missing;
 };
 
 /* OUT.rec/ (manifest, head.dat, raw files) -> out. */

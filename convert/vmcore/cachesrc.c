@@ -379,6 +379,7 @@ struct vmcore_cache *vmcore_cache_open(const char *dump, const char *tmpdir,
 	}
 	src->open = cache_open;
 	src->ctx = vc;
+	src->sees_missing = 1;
 	return vc;
 }
 
