@@ -320,6 +320,17 @@ static int put_back(const struct args *a, const char *rec)
 	return 0;
 }
 
+/* 1 (said) when rec/ has no manifest: no trace to write. */
+static int no_manifest(const char *rec)
+{
+	if (has_manifest(rec))
+		return 0;
+	fprintf(stderr, "tdat restore: %s/ has no manifest: the recording was"
+		" killed before tracing started, so there is no trace to"
+		" write\n", rec);
+	return 1;
+}
+
 /* OUT.rec/ (named as OUT or as OUT.rec) -> OUT, or -o's name; and
  * tracefs put back. */
 static int recording(const struct args *a, const char *rec, const char *out,
@@ -329,14 +340,8 @@ static int recording(const struct args *a, const char *rec, const char *out,
 	struct raw_source cut;
 	int r = put_back(a, rec), bad;
 
-	if (a->out)
-		out = a->out;
-	if (!has_manifest(rec)) {
-		fprintf(stderr, "tdat restore: %s/ has no manifest: the"
-			" recording was killed before tracing started, so"
-			" there is no trace to write\n", rec);
+	if (no_manifest(rec))
 		return 1;
-	}
 	/* a machine that died: every CPU's file ends at one moment */
 	record_cut_source(rec, &cut);
 	bad = assemble_recording_from(rec, &cut, out, o, &err);
@@ -361,14 +366,8 @@ static int from_dump(const struct args *a, const char *rec, const char *out,
 	char dir[4200], *slash;
 	int r;
 
-	if (a->out)
-		out = a->out;
-	if (!has_manifest(rec)) {
-		fprintf(stderr, "tdat restore: %s/ has no manifest: the"
-			" recording was killed before tracing started, so"
-			" there is no trace to write\n", rec);
+	if (no_manifest(rec))
 		return 1;
-	}
 	/* scratch copies of the files go beside the output */
 	snprintf(dir, sizeof(dir), "%s", out);
 	slash = strrchr(dir, '/');
@@ -392,6 +391,8 @@ static int from_dump(const struct args *a, const char *rec, const char *out,
 static int one_recording(const struct args *a, const char *rec,
 			 const char *out, const struct convert_opts *o)
 {
+	if (a->out)
+		out = a->out;
 	return a->vmcore ? from_dump(a, rec, out, o)
 			 : recording(a, rec, out, o);
 }
