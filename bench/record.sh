@@ -26,7 +26,8 @@
 # Environment: TDAT (default build/tdat), TC_RECORD (default
 # ../shared/tools/tc-record beside this repository), RECORD_OPTS (more
 # options for every recorder, e.g. "-T" for a stack trace after every
-# event), TOOLS (default "tdat tdat0 trace-cmd"), TMPDIR (where the
+# event), TOOLS (default "tdat tdat0 trace-cmd"; "tdat-old" is the tdat
+# binary TDAT_OLD names, an older build, with its defaults), TMPDIR (where the
 # recordings go: a disk, for the syncs to cost what they cost).
 set -eu
 
@@ -87,11 +88,12 @@ run() {
 	case $tool in
 	tdat) rec=$TDAT; set -- record ;;
 	tdat0) rec=$TDAT; set -- record --flush-interval 0 ;;
+	tdat-old) rec=$TDAT_OLD; set -- record ;;
 	*) rec=$TC_RECORD; set -- ;;
 	esac
 	/usr/bin/time -f "%U %S" -o "$t" "$rec" "$@" -q -b "$kb" $events \
 		-o "$out" sh -c "$load" >/dev/null 2>"$work/err" || true
-	[ "$rec" = "$TDAT" ] || put_back
+	[ "$rec" = "$TDAT" ] || [ "$rec" = "${TDAT_OLD:-}" ] || put_back
 	[ -s "$out" ] && [ -s "$work/times" ] ||
 		{ cat "$work/err" >&2; echo "bench/record.sh: $tool failed" >&2; exit 1; }
 	# "times": shell user/sys, then children user/sys, as 0m1.234s
