@@ -378,6 +378,19 @@ static int realtime(pthread_t th, int prio, struct tdat_error *err)
 			       " %s", prio, strerror(e)) : 0;
 }
 
+/* The syncer waits for answers on the monotonic clock: a step of the
+ * wall clock (NTP, a date set by hand) must not stall the syncs. */
+static void init_round_sync(struct readers *r)
+{
+	pthread_condattr_t a;
+
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&r->acked, &a);
+	pthread_condattr_destroy(&a);
+}
+
 struct readers *readers_start(const struct reader_spec *specs, int n,
 			      const struct reader_opts *ro,
 			      struct tdat_error *err)
@@ -404,8 +417,7 @@ struct readers *readers_start(const struct reader_spec *specs, int n,
 		r->s[i].spec = &specs[i];
 		r->s[i].raw = r->s[i].out = r->s[i].round_fd = -1;
 	}
-	pthread_mutex_init(&r->mu, NULL);
-	pthread_cond_init(&r->acked, NULL);
+	init_round_sync(r);
 	if (pipe2(r->stop, O_CLOEXEC)) {
 		tdat_errorf(err, "pipe: %s", strerror(errno));
 		goto fail;
@@ -479,7 +491,7 @@ int readers_round(struct readers *r, long timeout_ms, uint64_t *pos)
 	for (i = 0; i < r->n; i++)
 		if (write(r->s[i].round_fd, &one, sizeof(one)) < 0)
 			return 1;	/* a reader's end: no round */
-	clock_gettime(CLOCK_REALTIME, &until);
+	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += timeout_ms / 1000;
 	until.tv_nsec += timeout_ms % 1000 * 1000000;
 	if (until.tv_nsec >= 1000000000) {
