@@ -24,7 +24,7 @@
 #define FILE_MAX (1ull << 40)
 
 /* A file of the directory walked; other: a second inode of that name. */
-struct cached {
+struct kcache_named {
 	char *name;
 	struct kcache_file f;
 	uint64_t other;
@@ -35,9 +35,7 @@ struct vmcore_cache {
 	struct dumpfile *dump;
 	struct kcache c;
 	char *tmpdir;
-	char *dir;		/* the directory's name walked, or NULL */
-	struct cached *files;	/* its files in the dump */
-	size_t nfiles;
+	struct kcache_names names;	/* the directory last walked */
 };
 
 /* One file being filled. */
@@ -168,71 +166,70 @@ static int disk_pages(struct fill *f, uint64_t npages, struct tdat_error *err)
 	return 0;
 }
 
-static void forget(struct vmcore_cache *vc)
+void kcache_names_free(struct kcache_names *t)
 {
 	size_t i;
 
-	for (i = 0; i < vc->nfiles; i++)
-		free(vc->files[i].name);
-	free(vc->files);
-	free(vc->dir);
-	vc->files = NULL;
-	vc->nfiles = 0;
-	vc->dir = NULL;
+	for (i = 0; i < t->n; i++)
+		free(t->files[i].name);
+	free(t->files);
+	free(t->dir);
+	t->files = NULL;
+	t->n = 0;
+	t->dir = NULL;
 }
 
 /* kcache_file_fn: a file of the directory, kept once per name. */
 static int add_file(void *ctx, const char *name, const struct kcache_file *f,
 		    struct tdat_error *err)
 {
-	struct vmcore_cache *vc = ctx;
-	struct cached *v;
+	struct kcache_names *t = ctx;
+	struct kcache_named *v;
 	size_t i;
 
-	for (i = 0; i < vc->nfiles; i++)
-		if (!strcmp(vc->files[i].name, name)) {
-			if (vc->files[i].f.inode != f->inode)
-				vc->files[i].other = f->inode;
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->files[i].name, name)) {
+			if (t->files[i].f.inode != f->inode)
+				t->files[i].other = f->inode;
 			return 0;
 		}
-	v = realloc(vc->files, (vc->nfiles + 1) * sizeof(*v));
+	v = realloc(t->files, (t->n + 1) * sizeof(*v));
 	if (!v)
 		return tdat_errorf(err, "out of memory");
-	vc->files = v;
-	v += vc->nfiles;
+	t->files = v;
+	v += t->n;
 	v->name = strdup(name);
 	v->f = *f;
 	v->other = 0;
 	if (!v->name)
 		return tdat_errorf(err, "out of memory");
-	vc->nfiles++;
+	t->n++;
 	return 0;
 }
 
-/* dir/name in the dump (one walk per directory name): 1 into kf, 0
- * none, -1 with err (also when two files have that path). */
-static int lookup(struct vmcore_cache *vc, const char *dir, const char *name,
-		  struct kcache_file *kf, struct tdat_error *err)
+int kcache_lookup(struct kcache *c, struct kcache_names *t, const char *dir,
+		  const char *name, struct kcache_file *kf,
+		  struct tdat_error *err)
 {
 	size_t i;
 
-	if (!vc->dir || strcmp(vc->dir, dir)) {
-		forget(vc);
-		vc->dir = strdup(dir);
-		if (!vc->dir)
+	if (!t->dir || strcmp(t->dir, dir)) {
+		kcache_names_free(t);
+		t->dir = strdup(dir);
+		if (!t->dir)
 			return tdat_errorf(err, "out of memory");
-		if (kcache_dir(&vc->c, dir, add_file, vc, err)) {
-			forget(vc);
+		if (kcache_dir(c, dir, add_file, t, err)) {
+			kcache_names_free(t);
 			return -1;
 		}
 	}
-	for (i = 0; i < vc->nfiles; i++) {
-		const struct cached *f = &vc->files[i];
+	for (i = 0; i < t->n; i++) {
+		const struct kcache_named *f = &t->files[i];
 
 		if (strcmp(f->name, name))
 			continue;
 		if (f->other)
-			return kmem_fail(&vc->k.mem, f->other, err, "two files"
+			return kmem_fail(&c->k->mem, f->other, err, "two files"
 					 " named %s/%s in the crashed kernel's"
 					 " memory (inodes 0x%llx and 0x%llx):"
 					 " which one is meant is not known",
@@ -327,9 +324,9 @@ static int cache_open(void *ctx, const char *path, uint64_t *size,
 
 	if (names(path, dir, real, name, sizeof(name), err))
 		return -1;
-	r = lookup(vc, dir, name, &kf, err);
+	r = kcache_lookup(&vc->c, &vc->names, dir, name, &kf, err);
 	if (!r && strcmp(dir, real))
-		r = lookup(vc, real, name, &kf, err);
+		r = kcache_lookup(&vc->c, &vc->names, real, name, &kf, err);
 	if (r <= 0)
 		return r < 0 ? -1 : disk_only(vc, path, size, note, cap, err);
 	if (kf.size > FILE_MAX)
@@ -387,7 +384,7 @@ void vmcore_cache_close(struct vmcore_cache *vc)
 {
 	if (!vc)
 		return;
-	forget(vc);
+	kcache_names_free(&vc->names);
 	kbtf_free(vc->k.btf);
 	ksymtab_free(&vc->k.syms);
 	dumpfile_close(vc->dump);

@@ -304,6 +304,25 @@ typedef int (*kcache_page_fn)(void *ctx, uint64_t index, uint64_t data,
 int kcache_pages(struct kcache *c, const struct kcache_file *f,
 		 kcache_page_fn fn, void *ctx, struct tdat_error *err);
 
+/* ---- cachesrc.c ---- */
+
+/* The files of the directory last walked by kcache_lookup, one per
+ * name (a second inode of that name noted, to refuse it). */
+struct kcache_named;
+struct kcache_names {
+	char *dir;		/* the directory's name walked, or NULL */
+	struct kcache_named *files;
+	size_t n;
+};
+
+/* dir/name in the crashed kernel's memory (one kcache_dir walk per
+ * directory name, kept in t): 1 into kf, 0 none, -1 with err (also
+ * when two inodes have that path). */
+int kcache_lookup(struct kcache *c, struct kcache_names *t, const char *dir,
+		  const char *name, struct kcache_file *kf,
+		  struct tdat_error *err);
+void kcache_names_free(struct kcache_names *t);
+
 /* ---- dumpfile.c ---- */
 
 struct dumpfile;

@@ -7,7 +7,9 @@
  * refused when they lie; bitfields of either byte order; makedumpfile's
  * flattened form rearranged, and refused when cut or absurd; a page
  * cache's xarray walked (pages, shadows, large folios), and refused
- * when damaged.
+ * when damaged; a directory's files found by name in the super blocks'
+ * inodes and dentries, and refused when two inodes share a name or the
+ * inode list loops.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -501,6 +503,215 @@ static void test_cache_refused(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "not in the dump"));
 }
 
+/* ---- a directory's files by name (pagecache.c, cachesrc.c) ---- */
+
+/* Where the fake's super block, inodes, dentries and names are. */
+enum { SB_HEAD = 0, SB = 0x40, INODES = 0x100, MAPS = 0x400,
+       DIR_D = 0x500, OTHER_D = 0x540, ROOT_D = 0x580, DENTS = 0x600,
+       NAMES_AT = 0x1000 };
+#define INODE(i) (INODES + (i) * 0x80)
+#define DENT(j) (DENTS + (j) * 0x40)
+#define S_DIR 0040755
+#define S_REG 0100644
+
+static const char *const dnames[] = { "tdat.dat.rec", "cpu0", "cpu1",
+				      "elsewhere", "/" };
+
+static void put64(struct fake *f, uint32_t at, uint64_t v)
+{
+	tdat_store64(0, f->mem + at, v);
+}
+
+/* A dentry at at named dnames[name], its parent at parent. */
+static void dentry(struct fake *f, uint32_t at, int name, uint32_t parent)
+{
+	put64(f, at + 16, BASE + NAMES_AT + name * 0x20);
+	put64(f, at + 24, BASE + parent);
+}
+
+/* Inode i: its mode, i_size, its mapping's root entry, and its first
+ * dentry (at, 0 for none). */
+static void inode(struct fake *f, int i, uint16_t mode, uint64_t size,
+		  uint32_t at)
+{
+	tdat_store16(0, f->mem + INODE(i) + 16, mode);
+	put64(f, INODE(i) + 24, at ? BASE + at : 0);
+	put64(f, INODE(i) + 32, size);
+	put64(f, INODE(i) + 40, BASE + MAPS + i * 0x20);
+	put64(f, MAPS + i * 0x20 + 8, 0x1000 + i);
+}
+
+/* s_inodes: the inodes of order[] in that order, back to its head. */
+static void sb_list(struct fake *f, const int *order, int n)
+{
+	uint32_t at = SB + 32;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		put64(f, at, BASE + INODE(order[i]));
+		at = INODE(order[i]);
+	}
+	put64(f, at, BASE + SB + 32);
+}
+
+/* super_blocks: one super block on a block device; inode 0 the
+ * directory tdat.dat.rec, 1 its file cpu0, 2 a cpu1 elsewhere. */
+static void fake_fs(struct fake *f)
+{
+	static const int order[] = { 0, 1, 2 };
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i < 5; i++)
+		strcpy((char *)f->mem + NAMES_AT + i * 0x20, dnames[i]);
+	put64(f, SB_HEAD, BASE + SB);
+	put64(f, SB, BASE + SB_HEAD);
+	put64(f, SB + 16, 0xffff888000777000ull);	/* s_bdev */
+	dentry(f, ROOT_D, 4, ROOT_D);
+	dentry(f, DIR_D, 0, ROOT_D);
+	dentry(f, OTHER_D, 3, ROOT_D);
+	dentry(f, DENT(0), 1, DIR_D);
+	dentry(f, DENT(1), 2, OTHER_D);
+	inode(f, 0, S_DIR, 4096, DIR_D);
+	inode(f, 1, S_REG, 12345, DENT(0));
+	inode(f, 2, S_REG, 99, DENT(1));
+	sb_list(f, order, 3);
+}
+
+static struct ksymtab_sym sb_sym = { BASE + SB_HEAD, 0, 'D' };
+
+static void dir_cache_of(struct fake *f, struct kernel *k, struct kcache *c)
+{
+	cache_of(f, k, c);
+	k->syms = (struct ksymtab){ 1, &sb_sym, (char *)"super_blocks", 13 };
+	c->s_list = (struct kfield){ 0, 8, 0, 0 };
+	c->s_bdev = (struct kfield){ 16, 8, 0, 0 };
+	c->s_type = (struct kfield){ 24, 8, 0, 0 };
+	c->s_inodes = (struct kfield){ 32, 16, 0, 0 };
+	c->fs_name = (struct kfield){ 0, 8, 0, 0 };
+	c->i_sb_list = (struct kfield){ 0, 16, 0, 0 };
+	c->i_mode = (struct kfield){ 16, 2, 0, 0 };
+	c->i_dentry = (struct kfield){ 24, 8, 0, 0 };
+	c->i_size = (struct kfield){ 32, 8, 0, 0 };
+	c->i_mapping = (struct kfield){ 40, 8, 0, 0 };
+	c->d_alias = (struct kfield){ 0, 16, 0, 0 };
+	c->d_name = (struct kfield){ 16, 8, 0, 0 };
+	c->d_parent = (struct kfield){ 24, 8, 0, 0 };
+	c->xa_head = (struct kfield){ 8, 8, 0, 0 };
+}
+
+static void test_cache_dir(void)
+{
+	struct kcache_names t = { NULL, NULL, 0 };
+	struct kcache_file kf = { 0, 0, 0, 0 };
+	struct tdat_error err;
+	struct kernel k;
+	struct kcache c;
+	struct fake f;
+
+	memset(&err, 0, sizeof(err));	/* a wrong success leaves it unset */
+	fake_fs(&f);
+	dir_cache_of(&f, &k, &c);
+	CU_ASSERT_EQUAL_FATAL(kcache_lookup(&c, &t, "tdat.dat.rec", "cpu0",
+					    &kf, &err), 1);
+	CU_ASSERT_EQUAL(kf.inode, BASE + INODE(1));
+	CU_ASSERT_EQUAL(kf.size, 12345);
+	CU_ASSERT_EQUAL(kf.mapping, BASE + MAPS + 0x20);
+	CU_ASSERT_EQUAL(kf.xa_head, 0x1001);
+	/* the directory's own inode is no file of it; cpu1 is elsewhere */
+	CU_ASSERT_EQUAL(t.n, 1);
+	CU_ASSERT_EQUAL(kcache_lookup(&c, &t, "tdat.dat.rec", "cpu1", &kf,
+				      &err), 0);
+	CU_ASSERT_EQUAL(kcache_lookup(&c, &t, "tdat.dat.rec", "cpu7", &kf,
+				      &err), 0);
+	CU_ASSERT_EQUAL(kcache_lookup(&c, &t, "nodir", "cpu0", &kf, &err), 0);
+	CU_ASSERT_EQUAL(kcache_lookup(&c, &t, "elsewhere", "cpu1", &kf,
+				      &err), 1);
+	CU_ASSERT_EQUAL(kf.inode, BASE + INODE(2));
+	CU_ASSERT_EQUAL(kf.size, 99);
+	kcache_names_free(&t);
+	/* one inode linked as cpu0 in two directories of that name: itself,
+	 * twice, not two files */
+	dentry(&f, DENT(2), 1, OTHER_D);
+	dentry(&f, OTHER_D, 0, ROOT_D);
+	put64(&f, DENT(0), BASE + DENT(2));	/* d_alias.next */
+	CU_ASSERT_EQUAL(kcache_lookup(&c, &t, "tdat.dat.rec", "cpu0", &kf,
+				      &err), 1);
+	CU_ASSERT_EQUAL(kf.inode, BASE + INODE(1));
+	kcache_names_free(&t);
+}
+
+/* Two inodes of the same DIR/NAME: which one is meant is not known. */
+static void test_cache_dir_twice(void)
+{
+	static const int order[] = { 0, 1, 2, 3 };
+	struct kcache_names t = { NULL, NULL, 0 };
+	struct kcache_file kf = { 0, 0, 0, 0 };
+	struct tdat_error err;
+	struct kernel k;
+	struct kcache c;
+	struct fake f;
+	char want[200];
+
+	memset(&err, 0, sizeof(err));	/* a wrong success leaves it unset */
+	fake_fs(&f);
+	dir_cache_of(&f, &k, &c);
+	dentry(&f, DENT(3), 1, DIR_D);
+	inode(&f, 3, S_REG, 777, DENT(3));
+	sb_list(&f, order, 4);
+	CU_ASSERT_EQUAL(kcache_lookup(&c, &t, "tdat.dat.rec", "cpu0", &kf,
+				      &err), -1);
+	snprintf(want, sizeof(want), "fake.dump: kernel address 0x%llx: two"
+		 " files named tdat.dat.rec/cpu0 in the crashed kernel's"
+		 " memory (inodes 0x%llx and 0x%llx)",
+		 (unsigned long long)(BASE + INODE(3)),
+		 (unsigned long long)(BASE + INODE(1)),
+		 (unsigned long long)(BASE + INODE(3)));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
+	/* the other files of the directory are still found */
+	CU_ASSERT_EQUAL(kcache_lookup(&c, &t, "elsewhere", "cpu1", &kf,
+				      &err), 1);
+	kcache_names_free(&t);
+}
+
+/* An s_inodes list that never returns to its head ends in an error. */
+static void test_cache_dir_loop(void)
+{
+	static const int loop[] = { 0, 1, 2 };
+	struct kcache_names t = { NULL, NULL, 0 };
+	struct kcache_file kf = { 0, 0, 0, 0 };
+	struct tdat_error err;
+	struct kernel k;
+	struct kcache c;
+	struct fake f;
+
+	memset(&err, 0, sizeof(err));	/* a wrong success leaves it unset */
+	fake_fs(&f);
+	dir_cache_of(&f, &k, &c);
+	sb_list(&f, loop, 3);
+	put64(&f, INODE(2), BASE + INODE(1));	/* 2 back to 1 */
+	CU_ASSERT_EQUAL(kcache_lookup(&c, &t, "tdat.dat.rec", "cpu0", &kf,
+				      &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "fake.dump: kernel address"));
+	kcache_names_free(&t);
+	/* a loop of inodes that are no files: the count ends it, not the
+	 * budget */
+	inode(&f, 1, S_DIR, 0, 0);
+	inode(&f, 2, S_DIR, 0, 0);
+	put64(&f, INODE(2), BASE + INODE(1));
+	k.mem.left = 1ull << 30;
+	CU_ASSERT_EQUAL(kcache_lookup(&c, &t, "tdat.dat.rec", "cpu0", &kf,
+				      &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "super_block.s_inodes: more"
+				      " than 16M inodes (a loop?)"));
+	kcache_names_free(&t);
+	put64(&f, INODE(2), 0);	/* a NULL link */
+	CU_ASSERT_EQUAL(kcache_lookup(&c, &t, "tdat.dat.rec", "cpu0", &kf,
+				      &err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "s_inodes: a NULL link"));
+	kcache_names_free(&t);
+}
+
 void suite_vmcore(void)
 {
 	CU_pSuite s = CU_add_suite("vmcore", NULL, NULL);
@@ -515,4 +726,7 @@ void suite_vmcore(void)
 	CU_add_test(s, "ELF program headers past 65535", test_elf_xnum);
 	CU_add_test(s, "the page cache's xarray", test_cache_pages);
 	CU_add_test(s, "a damaged page cache", test_cache_refused);
+	CU_add_test(s, "a directory's files by name", test_cache_dir);
+	CU_add_test(s, "two files of one name", test_cache_dir_twice);
+	CU_add_test(s, "a loop of inodes", test_cache_dir_loop);
 }
