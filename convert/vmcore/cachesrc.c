@@ -53,16 +53,8 @@ struct fill {
 static int open_kernel(struct vmcore_cache *vc, const char *dump,
 		       struct tdat_error *err)
 {
-	struct kernel *k = &vc->k;
-	uint64_t start, stop;
-
-	vc->dump = dumpfile_open(dump, &k->mem, err);
-	if (!vc->dump || ksymtab_load(&k->mem, &k->syms, err) ||
-	    ksymtab_need(&k->syms, &k->mem, "__start_BTF", &start, err) ||
-	    ksymtab_need(&k->syms, &k->mem, "__stop_BTF", &stop, err))
-		return -1;
-	k->btf = kbtf_load(&k->mem, start, stop, err);
-	return !k->btf || kcache_init(k, &vc->c, err) ? -1 : 0;
+	return kernel_open(&vc->k, dump, &vc->dump, err) ||
+	       kcache_init(&vc->k, &vc->c, err) ? -1 : 0;
 }
 
 /* An unnamed file in the output's directory (where there is room for
@@ -385,9 +377,7 @@ void vmcore_cache_close(struct vmcore_cache *vc)
 	if (!vc)
 		return;
 	kcache_names_free(&vc->names);
-	kbtf_free(vc->k.btf);
-	ksymtab_free(&vc->k.syms);
-	dumpfile_close(vc->dump);
+	kernel_close(&vc->k, vc->dump);
 	free(vc->tmpdir);
 	free(vc);
 }

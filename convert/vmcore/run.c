@@ -82,16 +82,10 @@ static int choose(struct job *j, struct tdat_error *err)
 static int load_kernel(struct job *j, struct tdat_error *err)
 {
 	struct kernel *k = &j->k;
-	uint64_t start, stop;
 	int i;
 
-	j->dump = dumpfile_open(j->o->dump, &k->mem, err);
-	if (!j->dump || ksymtab_load(&k->mem, &k->syms, err) ||
-	    ksymtab_need(&k->syms, &k->mem, "__start_BTF", &start, err) ||
-	    ksymtab_need(&k->syms, &k->mem, "__stop_BTF", &stop, err))
-		return -1;
-	k->btf = kbtf_load(&k->mem, start, stop, err);
-	if (!k->btf || karrays_load(k, &j->arrays, err) || choose(j, err))
+	if (kernel_open(k, j->o->dump, &j->dump, err) ||
+	    karrays_load(k, &j->arrays, err) || choose(j, err))
 		return -1;
 	j->rings = calloc((size_t)j->nchosen, sizeof(*j->rings));
 	if (!j->rings)
@@ -200,9 +194,7 @@ static void job_free(struct job *j)
 	free(j->rings);
 	free(j->chosen);
 	karrays_free(&j->arrays);
-	kbtf_free(j->k.btf);
-	ksymtab_free(&j->k.syms);
-	dumpfile_close(j->dump);
+	kernel_close(&j->k, j->dump);
 }
 
 int vmcore_run(const struct vmcore_opts *o)

@@ -16,6 +16,7 @@
  *   texts.c      header_page, header_event, printk formats, saved
  *                cmdlines, clocks, module symbols
  *   meta.c       the trace.dat's metadata made of all that
+ *   kernel.c     the dump, its symbols and types opened together
  *   run.c        vmcore_run
  *   pagecache.c  the regular files of a directory, found by its name
  *                in the kernel's super blocks, inodes and dentries
@@ -171,6 +172,16 @@ struct kernel {
 	struct kbtf *btf;
 };
 
+/* ---- kernel.c ---- */
+
+struct dumpfile;
+
+/* Open the dump at path into k (memory, symbols, BTF); *dump is what
+ * kernel_close closes, also after a failure.  0, or -1 with err. */
+int kernel_open(struct kernel *k, const char *path, struct dumpfile **dump,
+		struct tdat_error *err);
+void kernel_close(struct kernel *k, struct dumpfile *dump);
+
 /* ---- arrays.c ---- */
 
 /* One trace array: the top buffer (name "") or an instance. */
@@ -323,9 +334,7 @@ int kcache_lookup(struct kcache *c, struct kcache_names *t, const char *dir,
 		  struct tdat_error *err);
 void kcache_names_free(struct kcache_names *t);
 
-/* ---- dumpfile.c ---- */
-
-struct dumpfile;
+/* ---- dumpfile.c (struct dumpfile: above) ---- */
 
 /* Open path (ELF, kdump-compressed, or flattened) and fill k->mem. */
 struct dumpfile *dumpfile_open(const char *path, struct kmem *mem,
