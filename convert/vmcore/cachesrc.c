@@ -45,6 +45,8 @@ struct fill {
 	int tmp, disk;		/* disk: -1 when the disk has no file */
 	uint64_t size;
 	uint8_t *have;		/* a bit per page: from the cache */
+	size_t have_len;	/* its bytes: as far as the cache goes */
+	uint64_t end;		/* the end of the last cached page */
 	uint8_t *page, *ondisk;
 	uint64_t cached, notdisk;
 	uint64_t filtered;	/* cached pages the dump's filter left out */
@@ -110,6 +112,33 @@ static int left_out(struct kmem *m, uint64_t data)
 	return why && strstr(why, "Excluded");	/* libkdumpfile's words */
 }
 
+/* Page index's bit in f->have, the bitmap grown to it (indexes come in
+ * order; its size follows what the cache holds, not what i_size says). */
+static int mark(struct fill *f, uint64_t index, struct tdat_error *err)
+{
+	size_t need = (size_t)(index / 8) + 1, len = f->have_len;
+	uint8_t *v;
+
+	if (need > len) {
+		while (len < need)
+			len = len ? len * 2 : 64;
+		v = realloc(f->have, len);
+		if (!v)
+			return tdat_errorf(err, "out of memory");
+		memset(v + f->have_len, 0, len - f->have_len);
+		f->have = v;
+		f->have_len = len;
+	}
+	f->have[index / 8] |= (uint8_t)(1u << index % 8);
+	return 0;
+}
+
+static int cached(const struct fill *f, uint64_t index)
+{
+	return index / 8 < f->have_len &&
+	       (f->have[index / 8] & (1u << index % 8));
+}
+
 /* A page of the cache (kcache_page_fn): into the file, compared with
  * the disk's. */
 static int cached_page(void *ctx, uint64_t index, uint64_t data,
@@ -133,9 +162,10 @@ static int cached_page(void *ctx, uint64_t index, uint64_t data,
 	if (disk_read(f, f->ondisk, n, off) < n ||
 	    memcmp(f->page, f->ondisk, n))
 		f->notdisk++;
-	f->have[index / 8] |= (uint8_t)(1u << index % 8);
 	f->cached++;
-	return 0;
+	if (off + n > f->end)
+		f->end = off + n;
+	return mark(f, index, err);
 }
 
 /* The pages the cache had not: the disk's bytes (zeros past its end). */
@@ -146,7 +176,7 @@ static int disk_pages(struct fill *f, uint64_t npages, struct tdat_error *err)
 	size_t n, got;
 
 	for (i = 0; i < npages; i++) {
-		if (f->have[i / 8] & (1u << i % 8))
+		if (cached(f, i))
 			continue;
 		n = f->size - i * ps < ps ? (size_t)(f->size - i * ps) : ps;
 		got = disk_read(f, f->page, n, i * ps);
@@ -234,24 +264,35 @@ int kcache_lookup(struct kcache *c, struct kcache_names *t, const char *dir,
 	return 0;
 }
 
-/* f->tmp filled from the cached file kf: 0, or -1 with err. */
+/*
+ * f->tmp filled from the cached file kf: 0, or -1 with err.  It ends
+ * where i_size says, but no later than the last byte the cache or the
+ * disk holds: a damaged i_size (or a file truncated to grow) is no
+ * reason to make and read a terabyte of holes.
+ */
 static int fill(struct fill *f, const struct kcache_file *kf,
 		struct tdat_error *err)
 {
 	uint32_t ps = f->vc->k.mem.page_size;
-	uint64_t npages = f->size / ps + (f->size % ps != 0);
-	int r;
+	struct stat st;
+	uint64_t have;
 
-	f->have = calloc((size_t)(npages / 8 + 1), 1);
 	f->page = malloc(ps);
 	f->ondisk = malloc(ps);
-	if (!f->have || !f->page || !f->ondisk)
+	if (!f->page || !f->ondisk)
 		return tdat_errorf(err, "out of memory");
+	if (kcache_pages(&f->vc->c, kf, cached_page, f, err))
+		return -1;
+	have = f->end;
+	if (f->disk >= 0 && !fstat(f->disk, &st) &&
+	    (uint64_t)st.st_size > have)
+		have = (uint64_t)st.st_size;
+	if (have < f->size)
+		f->size = have;
 	if (ftruncate(f->tmp, (off_t)f->size))
 		return tdat_fail_nooff(err, f->path, "cannot size the temporary"
 				       " file: %s", strerror(errno));
-	r = kcache_pages(&f->vc->c, kf, cached_page, f, err);
-	return r || disk_pages(f, npages, err) ? -1 : 0;
+	return disk_pages(f, f->size / ps + (f->size % ps != 0), err);
 }
 
 /* The last two components of path: the directory's as given (a link's
@@ -308,7 +349,8 @@ static int cache_open(void *ctx, const char *path, uint64_t *size,
 		      char *note, size_t cap, struct tdat_error *err)
 {
 	struct vmcore_cache *vc = ctx;
-	struct fill f = { vc, path, -1, -1, 0, NULL, NULL, NULL, 0, 0, 0 };
+	struct fill f = { vc, path, -1, -1, 0, NULL, 0, 0, NULL, NULL, 0, 0,
+			  0 };
 	struct kcache_file kf;
 	char dir[NAME_MAX + 1], real[NAME_MAX + 1], name[NAME_MAX + 1];
 	uint64_t ps = vc->k.mem.page_size, all;
