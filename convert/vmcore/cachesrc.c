@@ -98,20 +98,6 @@ static size_t disk_read(const struct fill *f, uint8_t *buf, size_t n,
 	return got;
 }
 
-/* 1 when the dump's filter left the page at data out (makedumpfile's
- * dump levels with 2 or 4, kdump-tools' 31 among them, drop the page
- * cache). */
-static int left_out(struct kmem *m, uint64_t data)
-{
-	uint8_t b;
-	const char *why;
-
-	if (!m->src.read(m->src.ctx, data, &b, 1))
-		return 0;
-	why = m->src.why ? m->src.why(m->src.ctx) : NULL;
-	return why && strstr(why, "Excluded");	/* libkdumpfile's words */
-}
-
 /* Page index's bit in f->have, the bitmap grown to it (indexes come in
  * order; its size follows what the cache holds, not what i_size says). */
 static int mark(struct fill *f, uint64_t index, struct tdat_error *err)
@@ -150,12 +136,14 @@ static int cached_page(void *ctx, uint64_t index, uint64_t data,
 	size_t n = f->size - off < m->page_size ? (size_t)(f->size - off)
 						 : m->page_size;
 
-	if (left_out(m, data)) {
-		f->filtered++;	/* the disk's bytes, then */
+	if (kmem_read(m, data, f->page, n, "a page of the page cache", err)) {
+		/* makedumpfile's dump levels with 2 or 4 (kdump-tools' 31
+		 * among them) drop the page cache: the disk's bytes, then */
+		if (!kmem_excluded(m))
+			return -1;
+		f->filtered++;
 		return 0;
 	}
-	if (kmem_read(m, data, f->page, n, "a page of the page cache", err))
-		return -1;
 	if (put(f, f->page, n, off))
 		return tdat_fail_nooff(err, f->path, "cannot write the"
 				       " temporary file: %s", strerror(errno));

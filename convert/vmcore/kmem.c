@@ -48,6 +48,13 @@ int kmem_failn(const struct kmem *m, struct tdat_error *err,
 	return r;
 }
 
+int kmem_excluded(const struct kmem *m)
+{
+	const char *why = m->src.why ? m->src.why(m->src.ctx) : NULL;
+
+	return why && strstr(why, "Excluded");	/* libkdumpfile's words */
+}
+
 int kmem_read(struct kmem *m, uint64_t addr, void *buf, size_t n,
 	      const char *what, struct tdat_error *err)
 {
@@ -61,7 +68,7 @@ int kmem_read(struct kmem *m, uint64_t addr, void *buf, size_t n,
 	if (addr + n >= addr && !m->src.read(m->src.ctx, addr, buf, n))
 		return 0;
 	why = m->src.why ? m->src.why(m->src.ctx) : NULL;
-	if (why && strstr(why, "Excluded"))	/* libkdumpfile's words */
+	if (kmem_excluded(m))
 		return kmem_fail(m, addr, err, "%s: a page the dump's filter"
 				 " left out (a makedumpfile older than the"
 				 " kernel, as Debian 12's 1.7.2 for Linux"

@@ -73,6 +73,9 @@ int kmem_failn(const struct kmem *m, struct tdat_error *err,
 	       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int kmem_read(struct kmem *m, uint64_t addr, void *buf, size_t n,
 	      const char *what, struct tdat_error *err);
+/* 1 when the last read failed because the dump's filter (makedumpfile's
+ * dump level) left the page out. */
+int kmem_excluded(const struct kmem *m);
 /* A struct of size bytes at addr, in a buffer of size + 8 (zeroed tail:
  * bitfield loads may read 8 bytes); free() it.  NULL with err. */
 uint8_t *kmem_obj(struct kmem *m, uint64_t addr, uint32_t size,
