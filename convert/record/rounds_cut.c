@@ -73,21 +73,33 @@ static int newest_slot(struct rounds_cut *c, const char *text, size_t n,
 	return 0;
 }
 
-/* OUT.rec/synced's text (at most SYNCED_MAX bytes): its length, or -1
- * when there is none (nothing synced, or --flush-interval 0). */
+/* OUT.rec/synced's text (at most SYNCED_MAX bytes, NUL-terminated): its
+ * length, or -1 when there is none to go by (nothing synced, or
+ * --flush-interval 0; not a regular file: planted, not ours). */
 static ssize_t read_synced(const char *dir, char **text)
 {
 	char path[PATH_MAX];
-	ssize_t n = -1;
+	struct tdat_error e;
+	struct stat st;
+	ssize_t n = -1, r;
 	int fd;
 
+	*text = NULL;
 	snprintf(path, sizeof(path), "%s/synced", dir);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	*text = fd < 0 ? NULL : calloc(1, SYNCED_MAX + 1);
-	if (*text)
-		n = read(fd, *text, SYNCED_MAX);
-	if (fd >= 0)
-		close(fd);
+	if (access(path, F_OK))
+		return -1;
+	fd = tdat_open_regular(path, &e);
+	if (fd < 0)
+		return -1;
+	if (!fstat(fd, &st) && st.st_size <= SYNCED_MAX &&
+	    (*text = calloc(1, (size_t)st.st_size + 1))) {
+		for (n = 0; n < st.st_size; n += r) {
+			r = read(fd, *text + n, (size_t)(st.st_size - n));
+			if (r <= 0)
+				break;
+		}
+	}
+	close(fd);
 	return n;
 }
 

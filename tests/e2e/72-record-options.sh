@@ -456,6 +456,14 @@ for d in cut torn; do
 done
 newest=$(tail -n 1 slots.txt | sed 's/^round \([0-9]*\).*/\1/')
 assert_grep "round $((newest - 1))\)" "$ERR"
+# a FIFO planted as synced is not ours: not waited on, nothing cut
+cp -r die.dat.rec fifo.dat.rec
+rm fifo.dat.rec/synced
+mkfifo fifo.dat.rec/synced
+expect_exit 0 timeout 20 $TDAT restore -o fifo.dat fifo.dat
+if grep -q "cut at the last round" "$ERR"; then
+	fail "a FIFO as synced cut the files"
+fi
 assert_tracefs_same "after the cuts"
 
 echo "record options: all checks passed"
