@@ -356,7 +356,10 @@ static int cache_open(void *ctx, const char *path, uint64_t *size,
 				 " %llu", dir, name,
 				 (unsigned long long)kf.size);
 	f.size = kf.size;
-	f.disk = open(path, O_RDONLY | O_CLOEXEC);
+	/* the disk's file if it has one (a FIFO or device is not) */
+	f.disk = access(path, F_OK) ? -1 : tdat_open_regular(path, err);
+	if (f.disk < 0 && !access(path, F_OK))
+		return -1;
 	f.tmp = scratch(vc, err);
 	r = f.tmp < 0 || fill(&f, &kf, err) ? -1 : 0;
 	all = f.size / ps + (f.size % ps != 0);

@@ -87,6 +87,15 @@ rm nonames/tdat.dat.rec/cpu0 nonames/tdat.dat.rec/cpu1
 expect_exit 0 "$TDAT" restore -q --vmcore dump.elf -o nonames.dat nonames/tdat.dat.rec
 assert_eq "118 1-118 0" "$(markers nonames.dat)" "markers of files the disk lacks"
 
+step "a FIFO planted as a raw file: refused, not waited on"
+mkdir fifo
+cp -r tdat.dat.rec fifo/
+rm fifo/tdat.dat.rec/cpu0
+mkfifo fifo/tdat.dat.rec/cpu0
+expect_exit 1 timeout 20 "$TDAT" restore --vmcore dump.elf -o fifo.dat fifo/tdat.dat.rec
+assert_grep '^tdat restore: fifo/tdat\.dat\.rec/cpu0: not a regular file' "$ERR"
+assert_file_absent fifo.dat
+
 step "another directory name: the disk's bytes, said"
 cp -r tdat.dat.rec other.rec
 expect_exit 0 "$TDAT" restore --vmcore dump.elf -o other.dat other.rec
