@@ -87,6 +87,7 @@ static int node(struct walk *w, uint64_t at, uint64_t base, int parent,
 	struct kcache *c = w->c;
 	struct kmem *m = &c->k->mem;
 	uint64_t shift, *s;
+	uint8_t *raw;
 	uint32_t j, n = c->nslots;
 	int r = 0;
 
@@ -98,12 +99,18 @@ static int node(struct walk *w, uint64_t at, uint64_t base, int parent,
 				 " (a damaged xarray)",
 				 (unsigned long long)shift, parent);
 	s = malloc((size_t)n * sizeof(*s));
-	if (!s)
-		return tdat_errorf(err, "out of memory");
+	raw = malloc((size_t)n * (size_t)m->ptr_size);
+	/* the slots in one read, each then in the kernel's order and size */
+	if (!s || !raw)
+		r = tdat_errorf(err, "out of memory");
+	else
+		r = kmem_read(m, at + c->xa_slots.off, raw,
+			      (size_t)n * (size_t)m->ptr_size, "xa_node.slots",
+			      err);
 	for (j = 0; j < n && !r; j++)
-		r = kmem_ptr(m, at + c->xa_slots.off + (uint64_t)j *
-			     (uint32_t)m->ptr_size, &s[j], "xa_node.slots",
-			     err);
+		s[j] = kmem_load(m, raw + (size_t)j * (size_t)m->ptr_size,
+				 m->ptr_size);
+	free(raw);
 	for (j = 0; j < n && !r; j++) {
 		if (shift < 64 && j && (uint64_t)j > (~0ull - base) >> shift)
 			break;
