@@ -203,10 +203,7 @@ static int unchanged(const char *path, const struct stat *st)
 {
 	struct stat now;
 
-	return !lstat(path, &now) && now.st_dev == st->st_dev &&
-	       now.st_ino == st->st_ino && now.st_size == st->st_size &&
-	       now.st_mtim.tv_sec == st->st_mtim.tv_sec &&
-	       now.st_mtim.tv_nsec == st->st_mtim.tv_nsec;
+	return !lstat(path, &now) && joblog_same_file(st, &now);
 }
 
 /* Write in's archive under name (held unnamed where it can be) and

@@ -87,10 +87,7 @@ static int unchanged(const char *path, const struct stat *was)
 {
 	struct stat now;
 
-	return !stat(path, &now) && now.st_dev == was->st_dev &&
-	       now.st_ino == was->st_ino && now.st_size == was->st_size &&
-	       now.st_mtim.tv_sec == was->st_mtim.tv_sec &&
-	       now.st_mtim.tv_nsec == was->st_mtim.tv_nsec;
+	return !stat(path, &now) && joblog_same_file(was, &now);
 }
 
 /* One file of several: its verdict (the log's, or read), its line,

@@ -105,6 +105,12 @@ double joblog_since(const struct timespec *t0);
  * "2026-12-06T15:42:35.123456789Z".  buf holds JOBLOG_MTIME_MAX. */
 void joblog_mtime(const struct timespec *t, char *buf);
 
+struct stat;
+/* 1 when now describes the file was did: same inode, size and
+ * modification time (nobody changed it between the two looks; a
+ * verdict or an archive of the first is good for the second). */
+int joblog_same_file(const struct stat *was, const struct stat *now);
+
 /* No log: joblog_write does nothing. */
 void joblog_none(struct joblog *lg);
 /*

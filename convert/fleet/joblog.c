@@ -24,6 +24,14 @@
 #include "libfmt/bytes.h"
 #include "libfmt/tracedat.h"
 
+int joblog_same_file(const struct stat *was, const struct stat *now)
+{
+	return now->st_dev == was->st_dev && now->st_ino == was->st_ino &&
+	       now->st_size == was->st_size &&
+	       now->st_mtim.tv_sec == was->st_mtim.tv_sec &&
+	       now->st_mtim.tv_nsec == was->st_mtim.tv_nsec;
+}
+
 void joblog_none(struct joblog *lg)
 {
 	memset(lg, 0, sizeof(*lg));
